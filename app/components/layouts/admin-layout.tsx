@@ -1,0 +1,57 @@
+import { AppShell, Burger, Group, NavLink as MantineNavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { adminScreensFor, type StaffUser } from '~/lib/admin-nav.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { ColorModeSwitch } from './color-mode-switch.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
+import classes from './layouts.module.css';
+import { Logo } from './site-header.tsx';
+
+/** Admin layout: sidebar with only the screens this staff member may open, and a top bar. */
+export function AdminFrame({ user, children }: { user: StaffUser; children: ReactNode }) {
+  const { t } = useTranslation();
+  const { to } = useLocale();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('admin.menu')} />
+            <Logo />
+            <Text fw={600} c="dimmed" visibleFrom="xs">
+              {t('admin.title')}
+            </Text>
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            <LanguageSwitch />
+            <ColorModeSwitch />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('admin.menu')}>
+        <ScrollArea>
+          {adminScreensFor(user).map((screen) => (
+            <MantineNavLink
+              key={screen.path}
+              component={NavLink}
+              to={to(screen.path)}
+              end={screen.path === '/admin'}
+              label={t(`admin.nav.${screen.key}`)}
+              className={classes.adminNavLink}
+              onClick={close}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream';
+import { createReadableStreamFromReadable } from '@react-router/node';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from 'react-router';
+import { requestContext } from '../server/context.ts';
+import { localeOfPath } from './i18n/config.ts';
+import { i18nFor } from './i18n/resources.server.ts';
+import { NonceContext } from './lib/nonce.tsx';
+
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const bot = isbot(request.headers.get('user-agent') ?? '');
+  // A thrown Response's status text ("Page not found: /x") becomes the HTTP reason phrase.
+  const thrown = Object.values(routerContext.staticHandlerContext.errors ?? {}).find(isRouteErrorResponse);
+  const statusText = thrown?.statusText ? thrown.statusText.replace(/[^\x20-\x7e]/g, '?').slice(0, 200) : undefined;
+  const reason = responseStatusCode === thrown?.status ? statusText : undefined;
+  // Crawlers get the status with a minimal body, not the rendered error page (seed §1, §8).
+  if (bot && responseStatusCode >= 400 && routerContext.staticHandlerContext.errors) {
+    const text = responseStatusCode === 404 ? 'Page Not Found' : 'Internal Server Error';
+    return new Response(`${responseStatusCode} ${text}\n`, {
+      status: responseStatusCode,
+      statusText: reason,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Robots-Tag': 'noindex' },
+    });
+  }
+  const { nonce } = loadContext.get(requestContext);
+  const i18n = i18nFor(localeOfPath(new URL(request.url).pathname));
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext value={nonce}>
+        <I18nextProvider i18n={i18n}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext>,
+      {
+        nonce,
+        [bot || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady']() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+              statusText: reason,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}

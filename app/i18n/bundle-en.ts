@@ -1,0 +1,3 @@
+// English catalogues as one client chunk.
+const files = import.meta.glob<Record<string, unknown>>('./locales/en/*.json', { eager: true, import: 'default' });
+export default Object.fromEntries(Object.entries(files).map(([f, v]) => [f.replace(/^.*\/(.+)\.json$/, '$1'), v]));

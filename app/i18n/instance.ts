@@ -1,0 +1,28 @@
+import i18next, { type i18n, type Resource } from 'i18next';
+import { type Locale, localeTags, namespaces } from './config.ts';
+
+/** A ready i18next instance for one locale (synchronous: resources are passed in). */
+export function createI18n(locale: Locale, resources: Resource): i18n {
+  const instance = i18next.createInstance();
+  instance.init({
+    lng: locale,
+    fallbackLng: false,
+    supportedLngs: ['ar', 'en'],
+    ns: [...namespaces],
+    defaultNS: 'common',
+    resources,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: false },
+  });
+  // Numbers through Intl with the product's locale tags (ar-EG: Arabic-Indic digits).
+  const formats = new Map<string, Intl.NumberFormat>();
+  instance.services.formatter?.add('number', (value, lng) => {
+    const tag = localeTags[(lng as Locale) ?? locale] ?? localeTags[locale];
+    let f = formats.get(tag);
+    if (!f) formats.set(tag, (f = new Intl.NumberFormat(tag)));
+    return f.format(value);
+  });
+  return instance;
+}

@@ -1,0 +1,43 @@
+// Helpers for loaders and actions: services, request info, locale and translation.
+import type { RouterContextProvider } from 'react-router';
+import { localeOfPath } from '~/i18n/config.ts';
+import { i18nFor } from '~/i18n/resources.server.ts';
+import { requestContext, servicesContext } from '../../server/context.ts';
+import { NotFound } from '../../server/domain/errors.ts';
+
+export function services(context: Readonly<RouterContextProvider>) {
+  return context.get(servicesContext);
+}
+
+export function requestInfo(context: Readonly<RouterContextProvider>) {
+  return context.get(requestContext);
+}
+
+export function db(context: Readonly<RouterContextProvider>) {
+  return context.get(servicesContext).database.db;
+}
+
+export function localeOf(request: Request) {
+  return localeOfPath(new URL(request.url).pathname);
+}
+
+/** The server-side `t` of the request's language. */
+export function tFor(request: Request) {
+  return i18nFor(localeOf(request)).t;
+}
+
+/** 404 with the status text of seed §2: `Page not found: {path}`. */
+export function notFound(request: Request): Response {
+  const { pathname } = new URL(request.url);
+  return new Response(null, { status: 404, statusText: `Page not found: ${pathname}` });
+}
+
+/** Maps the domain's NotFound to the page 404 (one mapper for every page). */
+export async function orNotFound<T>(request: Request, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof NotFound) throw notFound(request);
+    throw error;
+  }
+}

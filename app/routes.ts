@@ -1,0 +1,22 @@
+// Every page route is registered twice: Arabic without a prefix, English under /en (seed §2).
+import { index, layout, prefix, type RouteConfig, type RouteConfigEntry, route } from '@react-router/dev/routes';
+
+type Locale = 'ar' | 'en';
+
+function pages(l: Locale): RouteConfigEntry[] {
+  const id = (name: string) => `${l}.${name}`;
+  return [
+    layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
+      index('routes/public/home.tsx', { id: id('home') }),
+      ...(['faq', 'about', 'terms', 'privacy', 'support'] as const).map((page) =>
+        route(page, 'routes/public/info-page.tsx', { id: id(`page.${page}`) }),
+      ),
+      route('contact', 'routes/public/contact.tsx', { id: id('contact') }),
+      route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
+      route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),
+      route('*', 'routes/public/not-found.tsx', { id: id('not-found') }),
+    ]),
+  ];
+}
+
+export default [...pages('ar'), ...prefix('en', pages('en'))] satisfies RouteConfig;

@@ -1,0 +1,78 @@
+import { Stack, Title } from '@mantine/core';
+import { IconListSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { redirect } from 'react-router';
+import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
+import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
+import { EmptyState } from '~/components/empty-state.tsx';
+import { JsonLd } from '~/components/json-ld.tsx';
+import { localizePath } from '~/i18n/config.ts';
+import { pageMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { getCategoryPath, listChildren } from '../../../server/domain/catalog.ts';
+import type { Route } from './+types/category';
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
+  const locale = localeOf(request);
+  const path = await orNotFound(request, getCategoryPath(db(context), params.category));
+  // The category slug is globally unique: a stale or wrong taxonomy in the URL moves to the right one.
+  if (path.taxonomy.slug !== params.taxonomy) {
+    const url = new URL(request.url);
+    throw redirect(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale) + url.search, 301);
+  }
+  const children = await listChildren(db(context), path.taxonomy.id, path.category.id);
+  const title = locale === 'ar' ? path.category.name_ar : path.category.name_en;
+  const t = tFor(request);
+  return {
+    ...path,
+    children,
+    meta: { title, description: t('catalog:category-description', { name: title }) },
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
+  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+
+export default function CategoryPage({ loaderData, matches }: Route.ComponentProps) {
+  const { t } = useTranslation('catalog');
+  const { to, name } = useLocale();
+  const caption = useCountCaption();
+  const { taxonomy, trail, category, children } = loaderData;
+  const crumbs = [
+    { label: t('common:nav.home'), href: to('/') },
+    { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
+    ...trail.map((c) => ({ label: name(c), href: to(`/${taxonomy.slug}/${c.slug}`) })),
+  ];
+  return (
+    <Stack gap="lg">
+      <JsonLd data={breadcrumbJsonLd(matches[0]?.loaderData?.origin ?? '', crumbs)} />
+      <Breadcrumbs items={crumbs} />
+      <Title order={1}>{name(category)}</Title>
+      {children.length > 0 ? (
+        <section aria-labelledby="subcategories-heading">
+          <Title order={2} size="h4" mb="sm" id="subcategories-heading">
+            {t('subcategories')}
+          </Title>
+          <TileGrid
+            label={t('subcategories')}
+            tiles={children.map((c) => ({
+              ...c,
+              icon: c.icon ?? category.icon ?? taxonomy.icon,
+              href: to(`/${taxonomy.slug}/${c.slug}`),
+              caption: caption(c.children_count),
+            }))}
+          />
+        </section>
+      ) : null}
+      <EmptyState
+        icon={<IconListSearch size={28} aria-hidden />}
+        title={t('no-ads-yet.title')}
+        description={t('no-ads-yet.description')}
+        action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,59 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { IconListSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
+import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
+import { EmptyState } from '~/components/empty-state.tsx';
+import { JsonLd } from '~/components/json-ld.tsx';
+import { pageMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { getTaxonomy, listChildren } from '../../../server/domain/catalog.ts';
+import type { Route } from './+types/taxonomy';
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!SLUG_PATTERN.test(params.taxonomy)) throw notFound(request);
+  const t = tFor(request);
+  const locale = localeOf(request);
+  const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
+  const categories = await listChildren(db(context), taxonomy.id, null);
+  const title = locale === 'ar' ? taxonomy.name_ar : taxonomy.name_en;
+  return { taxonomy, categories, meta: { title, description: t('catalog:taxonomy-description', { name: title }) } };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
+  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+
+export default function TaxonomyPage({ loaderData, matches }: Route.ComponentProps) {
+  const { t } = useTranslation('catalog');
+  const { to, name } = useLocale();
+  const caption = useCountCaption();
+  const { taxonomy, categories } = loaderData;
+  const crumbs = [{ label: t('common:nav.home'), href: to('/') }, { label: name(taxonomy) }];
+  return (
+    <Stack gap="lg">
+      <JsonLd data={breadcrumbJsonLd(matches[0]?.loaderData?.origin ?? '', crumbs)} />
+      <Breadcrumbs items={crumbs} />
+      <div>
+        <Title order={1}>{name(taxonomy)}</Title>
+        <Text c="dimmed">{t('categories-count', { count: taxonomy.categories_count })}</Text>
+      </div>
+      <TileGrid
+        label={t('subcategories')}
+        tiles={categories.map((c) => ({
+          ...c,
+          icon: c.icon ?? taxonomy.icon,
+          href: to(`/${taxonomy.slug}/${c.slug}`),
+          caption: caption(c.children_count),
+        }))}
+      />
+      <EmptyState
+        icon={<IconListSearch size={28} aria-hidden />}
+        title={t('no-ads-yet.title')}
+        description={t('no-ads-yet.description')}
+        action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,177 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, useNavigation } from 'react-router';
+import { pageMeta } from '~/lib/meta.ts';
+import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { CONTACT_SUBJECTS, contactSchema } from '~/lib/validation/contact.ts';
+import { translateError } from '~/lib/validation/rules.ts';
+import { submitContactMessage } from '../../../server/domain/contact.ts';
+import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
+import type { Route } from './+types/contact';
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const t = tFor(request);
+  return { meta: { title: t('contact:title'), description: t('contact:description') } };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: contactSchema });
+  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
+  const info = requestInfo(context);
+  try {
+    await submitContactMessage(db(context), submission.value, {
+      ip: info.ip,
+      userAgent: info.userAgent,
+      locale: localeOf(request),
+    });
+  } catch (error) {
+    if (error instanceof TooManyRequests) {
+      const minutes = Math.ceil(error.retryAfter / 60);
+      return data(
+        { result: submission.reply({ formErrors: [`too-many:${minutes}`] }), sent: false },
+        { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
+      );
+    }
+    if (error instanceof Invalid) {
+      return data({ result: submission.reply({ fieldErrors: error.errors }), sent: false }, { status: 422 });
+    }
+    throw error;
+  }
+  return { result: submission.reply({ resetForm: true }), sent: true };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
+  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+
+export default function ContactPage({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('contact');
+  const { to } = useLocale();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.sent ? undefined : actionData?.result,
+    constraint: undefined,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+  });
+  const err = (name: keyof typeof fields) => {
+    const code = fields[name].errors?.[0];
+    return code ? translateError(t, code, name) : undefined;
+  };
+
+  if (actionData?.sent) {
+    return (
+      <Paper withBorder radius="lg" p="xl" maw={640} mx="auto" role="status">
+        <Stack align="center" ta="center" gap="sm">
+          <IconCircleCheck size={48} color="var(--mantine-color-brand-6)" aria-hidden />
+          <Title order={1} size="h2">
+            {t('thanks.title')}
+          </Title>
+          <Text c="dimmed">{t('thanks.body')}</Text>
+          <Group>
+            <Button component={Link} to={to('/')} radius="xl">
+              {t('common:back-home')}
+            </Button>
+            <Button component={Link} to={to('/support')} variant="default" radius="xl">
+              {t('thanks.help')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    );
+  }
+
+  const formError = form.errors?.[0];
+  const [formErrorKey, formErrorArg] = formError?.split(':') ?? [];
+  return (
+    <Stack gap="md" maw={640} mx="auto">
+      <Title order={1}>{t('title')}</Title>
+      <Text c="dimmed">{t('intro')}</Text>
+      {formError ? (
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+          {formErrorKey === 'too-many'
+            ? t('errors:too-many-requests-minutes', { count: Number(formErrorArg) })
+            : t('errors:internal')}
+        </Alert>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.name, { type: 'text' })}
+            key={fields.name.key}
+            label={t('validation:fields.name')}
+            autoComplete="name"
+            error={err('name')}
+            withAsterisk
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              {...getInputProps(fields.email, { type: 'email' })}
+              key={fields.email.key}
+              label={t('validation:fields.email')}
+              autoComplete="email"
+              dir="ltr"
+              error={err('email')}
+            />
+            <TextInput
+              {...getInputProps(fields.phone, { type: 'tel' })}
+              key={fields.phone.key}
+              label={t('validation:fields.phone')}
+              placeholder="+218 91 234 5678"
+              autoComplete="tel"
+              dir="ltr"
+              error={err('phone')}
+            />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed" mt={-6}>
+            {t('reach-hint')}
+          </Text>
+          <NativeSelect
+            {...getSelectProps(fields.subject)}
+            key={fields.subject.key}
+            label={t('validation:fields.subject')}
+            error={err('subject')}
+            withAsterisk
+            data={[
+              { value: '', label: t('subject-placeholder') },
+              ...CONTACT_SUBJECTS.map((s) => ({ value: s, label: t(`subjects.${s}`) })),
+            ]}
+          />
+          <Textarea
+            {...getTextareaProps(fields.message)}
+            key={fields.message.key}
+            label={t('validation:fields.message')}
+            autosize
+            minRows={5}
+            maxRows={14}
+            dir="auto"
+            error={err('message')}
+            withAsterisk
+          />
+          <Group justify="flex-end">
+            <Button type="submit" radius="xl" size="md" loading={navigation.state === 'submitting'}>
+              {t('send')}
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}

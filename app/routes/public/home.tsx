@@ -1,0 +1,96 @@
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
+import { JsonLd } from '~/components/json-ld.tsx';
+import { SearchBox } from '~/components/layouts/site-header.tsx';
+import { pageMeta } from '~/lib/meta.ts';
+import { db, tFor } from '~/lib/route.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { listCities, listTaxonomies } from '../../../server/domain/catalog.ts';
+import type { Route } from './+types/home';
+
+/** How many cities the home page links to; the rest are one tap away in the search filters. */
+const POPULAR_CITIES = 12;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const t = tFor(request);
+  const [taxonomies, cities] = await Promise.all([listTaxonomies(db(context)), listCities(db(context))]);
+  return {
+    taxonomies,
+    cities: cities.slice(0, POPULAR_CITIES).map(({ areas: _areas, ...c }) => c),
+    meta: { title: t('home:title'), description: t('home:description') },
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
+  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+
+export default function Home({ loaderData, matches }: Route.ComponentProps) {
+  const { t } = useTranslation('home');
+  const { to, name } = useLocale();
+  const caption = useCountCaption();
+  const origin = matches[0]?.loaderData?.origin ?? '';
+  return (
+    <Stack gap="xl">
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'Organization',
+          name: t('common:site-name'),
+          url: origin + to('/'),
+          logo: `${origin}/images/logo-only.png`,
+        }}
+      />
+      <Paper radius="lg" p={{ base: 'lg', sm: 'xl' }} bg="var(--mantine-color-brand-light)">
+        <Stack gap="sm">
+          <Title order={1} size="h2">
+            {t('hero.title')}
+          </Title>
+          <Text c="dimmed">{t('hero.subtitle')}</Text>
+          <SearchBox size="lg" id="home-search" />
+        </Stack>
+      </Paper>
+
+      <section aria-labelledby="taxonomies-heading">
+        <Title order={2} size="h3" mb="md" id="taxonomies-heading">
+          {t('browse-categories')}
+        </Title>
+        <TileGrid
+          label={t('browse-categories')}
+          tiles={loaderData.taxonomies.map((x) => ({
+            ...x,
+            href: to(`/${x.slug}`),
+            caption: caption(x.categories_count),
+          }))}
+        />
+      </section>
+
+      <section aria-labelledby="cities-heading">
+        <Title order={2} size="h3" mb="md" id="cities-heading">
+          {t('popular-cities')}
+        </Title>
+        <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {loaderData.cities.map((city) => (
+            <li key={city.slug}>
+              <Anchor
+                component={Link}
+                to={`${to('/posts')}?city=${city.slug}`}
+                px="md"
+                py={10}
+                style={{
+                  display: 'inline-block',
+                  borderRadius: 999,
+                  border: '1px solid var(--mantine-color-default-border)',
+                }}
+                underline="never"
+              >
+                {name(city)}
+              </Anchor>
+            </li>
+          ))}
+        </Group>
+      </section>
+    </Stack>
+  );
+}

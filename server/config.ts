@@ -1,0 +1,152 @@
+// Environment → typed configuration, validated once at boot (DESIGN.md §4).
+// A bad value stops the process with a message naming the variable.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+const intIn = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: intIn(0, 65535, 3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  APP_URL: optionalUrl(['http://', 'https://']),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://', 'sqlite:', 'file:']),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  AUTH_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 32, { message: 'must be at least 32 characters' }),
+  SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  MAIL_FROM: z.string().trim().default('Souq <no-reply@souq.local>'),
+  SMS_PROVIDER: z.enum(['console', 'http']).default('console'),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
+    .refine((v) => /^https?:\/\//.test(v) && v.includes('{z}') && v.includes('{x}') && v.includes('{y}'), {
+      message: 'must be an http(s) URL template with {z}, {x} and {y}',
+    }),
+  MODERATION: z.enum(['pre', 'post']).default('pre'),
+  WEB_CONCURRENCY: intIn(1, 64, 1),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: intIn(0, 10, 0),
+  SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
+  REALTIME_APP_ID: z.string().default('souq'),
+  REALTIME_KEY: z.string().default('souq-key'),
+  REALTIME_SECRET: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  appUrl: string | undefined;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  authSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  smsProvider: Env['SMS_PROVIDER'];
+  storage: Env['STORAGE'];
+  mapTileUrl: string;
+  moderation: Env['MODERATION'];
+  webConcurrency: number;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: number;
+  seedDemo: Env['SEED_DEMO'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates `source` (process.env by default); throws ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.STORAGE === 's3' && !e.S3_BUCKET) {
+    throw new ConfigError('Invalid environment configuration:\n  S3_BUCKET: required when STORAGE=s3');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  let database: Config['database'];
+  const url = e.DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) database = { kind: 'postgres', url };
+  else if (url) database = { kind: 'sqlite', file: path.resolve(url.replace(/^(sqlite|file):(\/\/)?/, '')) };
+  else database = { kind: 'sqlite', file: path.join(dataDir, 'souq.db') };
+
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: e.APP_URL?.replace(/\/+$/, ''),
+    dataDir,
+    database,
+    redisUrl: e.REDIS_URL,
+    authSecret: e.AUTH_SECRET || loadOrCreateSecret(dataDir),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    smsProvider: e.SMS_PROVIDER,
+    storage: e.STORAGE,
+    mapTileUrl: e.MAP_TILE_URL,
+    moderation: e.MODERATION,
+    webConcurrency: e.WEB_CONCURRENCY,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    seedDemo: e.SEED_DEMO,
+  };
+}
+
+/** A missing AUTH_SECRET is generated once into DATA_DIR and reused on every later start. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (existsSync(file)) {
+    const value = readFileSync(file, 'utf8').trim();
+    if (value.length >= 32) return value;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,127 @@
+// Table types shared by both dialects. Booleans are 0/1 on SQLite and true/false on PostgreSQL,
+// timestamps are ISO text on SQLite and Date on PostgreSQL, and counts may come back as strings
+// from PostgreSQL: read rows through the helpers in ./values.ts, never raw.
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Bool = ColumnType<boolean | number, boolean | undefined, boolean>;
+type Timestamp = ColumnType<Date | string, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T | string, string, string>;
+
+export interface TaxonomiesTable {
+  id: Generated<number>;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  icon: string | null;
+  position: number;
+  active: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  taxonomy_id: number;
+  parent_id: number | null;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  icon: string | null;
+  position: number;
+  depth: number;
+  active: Bool;
+  ads_count: ColumnType<number | string, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AttributeOption {
+  value: string;
+  ar: string;
+  en: string;
+}
+
+export type AttributeType = 'text' | 'number' | 'select' | 'multiselect' | 'boolean' | 'year' | 'date';
+
+export interface AttributesTable {
+  id: Generated<number>;
+  taxonomy_id: number | null;
+  category_id: number | null;
+  key: string;
+  name_ar: string;
+  name_en: string;
+  type: AttributeType;
+  options: Json<AttributeOption[]> | null;
+  unit_ar: string | null;
+  unit_en: string | null;
+  required: Bool;
+  filterable: Bool;
+  shown_on_card: Bool;
+  min: number | null;
+  max: number | null;
+  position: number;
+}
+
+export interface CitiesTable {
+  id: Generated<number>;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  lat: number;
+  lng: number;
+  position: number;
+}
+
+export interface AreasTable {
+  id: Generated<number>;
+  city_id: number;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  lat: number;
+  lng: number;
+  position: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: Timestamp;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  subject: string;
+  body: string;
+  status: 'new' | 'read' | 'answered' | 'spam';
+  locale: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  reset_at: number;
+}
+
+export interface Database {
+  taxonomies: TaxonomiesTable;
+  categories: CategoriesTable;
+  attributes: AttributesTable;
+  cities: CitiesTable;
+  areas: AreasTable;
+  settings: SettingsTable;
+  contact_messages: ContactMessagesTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type TaxonomyRow = Selectable<TaxonomiesTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type AttributeRow = Selectable<AttributesTable>;
+export type CityRow = Selectable<CitiesTable>;
+export type AreaRow = Selectable<AreasTable>;

@@ -1,0 +1,243 @@
+// Catalogue: taxonomies, nested categories, their attributes, cities and areas.
+import { sql } from 'kysely';
+import type { DB } from '../db/index.ts';
+import type { AttributeOption, AttributeRow, AttributeType, CategoryRow, TaxonomyRow } from '../db/schema.ts';
+import { toBool, toJson, toNumber } from '../db/values.ts';
+import { NotFound } from './errors.ts';
+
+export interface Named {
+  name_ar: string;
+  name_en: string;
+}
+
+export interface Taxonomy extends Named {
+  id: number;
+  slug: string;
+  icon: string | null;
+  position: number;
+  /** Active categories at every level below the taxonomy. */
+  categories_count: number;
+  ads_count: number;
+}
+
+export interface Category extends Named {
+  id: number;
+  taxonomy_id: number;
+  parent_id: number | null;
+  slug: string;
+  icon: string | null;
+  position: number;
+  depth: number;
+  ads_count: number;
+  /** Active direct children. */
+  children_count: number;
+}
+
+export interface Attribute extends Named {
+  id: number;
+  key: string;
+  type: AttributeType;
+  options: AttributeOption[];
+  unit_ar: string | null;
+  unit_en: string | null;
+  required: boolean;
+  filterable: boolean;
+  shown_on_card: boolean;
+  min: number | null;
+  max: number | null;
+  position: number;
+  /** Where the attribute is defined: the taxonomy or a category of the chain. */
+  owner: { type: 'taxonomy' | 'category'; slug: string };
+}
+
+export interface Area extends Named {
+  id: number;
+  slug: string;
+  lat: number;
+  lng: number;
+}
+
+export interface City extends Named {
+  id: number;
+  slug: string;
+  lat: number;
+  lng: number;
+  areas: Area[];
+}
+
+const toCategory = (r: CategoryRow & { children_count?: unknown }): Category => ({
+  id: r.id,
+  taxonomy_id: r.taxonomy_id,
+  parent_id: r.parent_id,
+  slug: r.slug,
+  name_ar: r.name_ar,
+  name_en: r.name_en,
+  icon: r.icon,
+  position: r.position,
+  depth: r.depth,
+  ads_count: toNumber(r.ads_count),
+  children_count: toNumber(r.children_count),
+});
+
+const toAttribute = (r: AttributeRow, owner: Attribute['owner']): Attribute => ({
+  id: r.id,
+  key: r.key,
+  name_ar: r.name_ar,
+  name_en: r.name_en,
+  type: r.type,
+  options: toJson<AttributeOption[]>(r.options, []),
+  unit_ar: r.unit_ar,
+  unit_en: r.unit_en,
+  required: toBool(r.required),
+  filterable: toBool(r.filterable),
+  shown_on_card: toBool(r.shown_on_card),
+  min: r.min,
+  max: r.max,
+  position: r.position,
+  owner,
+});
+
+export async function listTaxonomies(db: DB): Promise<Taxonomy[]> {
+  const rows = await db
+    .selectFrom('taxonomies as t')
+    .leftJoin('categories as c', (j) => j.onRef('c.taxonomy_id', '=', 't.id').on('c.active', '=', true))
+    .where('t.active', '=', true)
+    .select(['t.id', 't.slug', 't.name_ar', 't.name_en', 't.icon', 't.position'])
+    .select((eb) => [
+      eb.fn.count<number>('c.id').as('categories_count'),
+      eb.fn
+        .coalesce(eb.fn.sum<number>(sql`case when c.parent_id is null then c.ads_count else 0 end`), sql.lit(0))
+        .as('ads_count'),
+    ])
+    .groupBy(['t.id', 't.slug', 't.name_ar', 't.name_en', 't.icon', 't.position'])
+    .orderBy('t.position')
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => ({ ...r, categories_count: toNumber(r.categories_count), ads_count: toNumber(r.ads_count) }));
+}
+
+export async function getTaxonomy(db: DB, slug: string): Promise<Taxonomy> {
+  const t = (await listTaxonomies(db)).find((x) => x.slug === slug);
+  if (!t) throw new NotFound('errors.taxonomy-not-found');
+  return t;
+}
+
+/** Number of active direct children of the category aliased `c`. */
+const childCount = sql<number>`(select count(*) from categories k where k.parent_id = c.id and k.active = ${true})`;
+
+/** Active children of a category, or the top-level categories of a taxonomy (parent null). */
+export async function listChildren(db: DB, taxonomyId: number, parentId: number | null): Promise<Category[]> {
+  let q = db
+    .selectFrom('categories as c')
+    .selectAll('c')
+    .select(childCount.as('children_count'))
+    .where('c.taxonomy_id', '=', taxonomyId)
+    .where('c.active', '=', true);
+  q = parentId === null ? q.where('c.parent_id', 'is', null) : q.where('c.parent_id', '=', parentId);
+  const rows = await q.orderBy('c.position').orderBy('c.id').execute();
+  return rows.map(toCategory);
+}
+
+export async function getCategory(db: DB, slug: string): Promise<Category> {
+  const row = await db
+    .selectFrom('categories as c')
+    .selectAll('c')
+    .select(childCount.as('children_count'))
+    .where('c.slug', '=', slug)
+    .where('c.active', '=', true)
+    .executeTakeFirst();
+  if (!row) throw new NotFound('errors.category-not-found');
+  return toCategory(row);
+}
+
+/** The category's ancestors from the top-level category down to its parent. */
+export async function getAncestors(db: DB, category: Pick<Category, 'parent_id'>): Promise<Category[]> {
+  if (category.parent_id === null) return [];
+  const rows = await sql<CategoryRow>`
+    with recursive chain(id, parent_id) as (
+      select id, parent_id from categories where id = ${category.parent_id}
+      union all
+      select c.id, c.parent_id from categories c join chain on c.id = chain.parent_id
+    )
+    select c.* from categories c join chain on chain.id = c.id order by c.depth`.execute(db);
+  return rows.rows.map((r) => toCategory({ ...r, children_count: 1 }));
+}
+
+export interface CategoryPath {
+  taxonomy: Taxonomy;
+  /** Top-level category first, the category itself last. */
+  trail: Category[];
+  category: Category;
+}
+
+export async function getCategoryPath(db: DB, slug: string): Promise<CategoryPath> {
+  const category = await getCategory(db, slug);
+  const [taxonomy, ancestors] = await Promise.all([
+    db
+      .selectFrom('taxonomies')
+      .select('slug')
+      .where('id', '=', category.taxonomy_id)
+      .executeTakeFirstOrThrow()
+      .then((t) => getTaxonomy(db, t.slug)),
+    getAncestors(db, category),
+  ]);
+  return { taxonomy, trail: [...ancestors, category], category };
+}
+
+export async function listTaxonomyAttributes(db: DB, slug: string): Promise<Attribute[]> {
+  const taxonomy = await getTaxonomy(db, slug);
+  const rows = await db
+    .selectFrom('attributes')
+    .selectAll()
+    .where('taxonomy_id', '=', taxonomy.id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => toAttribute(r, { type: 'taxonomy', slug }));
+}
+
+/** Every attribute an ad in this category carries: the taxonomy's, each ancestor's, its own; in that order. */
+export async function listCategoryAttributes(db: DB, slug: string): Promise<Attribute[]> {
+  const { taxonomy, trail } = await getCategoryPath(db, slug);
+  const ids = trail.map((c) => c.id);
+  const rows = await db
+    .selectFrom('attributes')
+    .selectAll()
+    .where((eb) => eb.or([eb('taxonomy_id', '=', taxonomy.id), eb('category_id', 'in', ids)]))
+    .execute();
+  const rank = (r: AttributeRow) => (r.taxonomy_id !== null ? -1 : ids.indexOf(r.category_id as number));
+  rows.sort((a, b) => rank(a) - rank(b) || a.position - b.position || a.id - b.id);
+  const slugOf = new Map(trail.map((c) => [c.id, c.slug]));
+  return rows.map((r) =>
+    toAttribute(
+      r,
+      r.taxonomy_id !== null
+        ? { type: 'taxonomy', slug: taxonomy.slug }
+        : { type: 'category', slug: slugOf.get(r.category_id as number) as string },
+    ),
+  );
+}
+
+export async function listCities(db: DB): Promise<City[]> {
+  const [cities, areas] = await Promise.all([
+    db.selectFrom('cities').selectAll().orderBy('position').orderBy('id').execute(),
+    db.selectFrom('areas').selectAll().orderBy('city_id').orderBy('position').orderBy('id').execute(),
+  ]);
+  const byCity = new Map<number, Area[]>();
+  for (const a of areas) {
+    const list = byCity.get(a.city_id) ?? [];
+    list.push({ id: a.id, slug: a.slug, name_ar: a.name_ar, name_en: a.name_en, lat: a.lat, lng: a.lng });
+    byCity.set(a.city_id, list);
+  }
+  return cities.map((c) => ({
+    id: c.id,
+    slug: c.slug,
+    name_ar: c.name_ar,
+    name_en: c.name_en,
+    lat: c.lat,
+    lng: c.lng,
+    areas: byCity.get(c.id) ?? [],
+  }));
+}
+
+export type { TaxonomyRow };

@@ -1,0 +1,218 @@
+// The HTTP shell (bundled into the server build): static assets, health checks, the JSON API,
+// locale routing and the React Router handler, on one Express app and one port.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import compression from 'compression';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { RouterContextProvider, type ServerBuild } from 'react-router';
+import { localeOfPath } from '../app/i18n/config.ts';
+import { i18nFor } from '../app/i18n/resources.server.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
+import { type DatabaseHandle, openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
+import { apiErrorHandler, apiRouter } from './http/api.ts';
+import { localeRouting } from './http/locale.ts';
+import { pageOriginMismatch, securityHeaders } from './http/security.ts';
+import { createLogger, type Logger } from './logger.ts';
+
+export interface StartOptions {
+  /** Vite's dev middleware (development only). */
+  devMiddleware?: RequestHandler;
+  /** Overrides the configuration read from the environment (tests). */
+  config?: Config;
+  /** Listen on this port instead of the configured one (0 = any free port). */
+  port?: number;
+  /** Skip migrations and catalogue seeding (they ran in the cluster primary). */
+  skipPrepare?: boolean;
+}
+
+const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
+
+/** Migrations, then the catalogue into an empty database. Safe to run at every start. */
+export async function prepareDatabase(database: DatabaseHandle, logger: Logger): Promise<void> {
+  const applied = await migrateToLatest(database.db, database.dialect);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  if (await isDatabaseEmpty(database.db)) {
+    const report = await seedCatalogue(database.db);
+    logger.info(report, 'empty database: catalogue and cities seeded');
+  }
+}
+
+/** Runs migrations and seeding once, before worker processes start (cluster primary). */
+export async function prepare(config: Config = loadConfig()): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const database = openDatabase(config.database, { poolSize: 2 });
+  try {
+    await prepareDatabase(database, logger);
+  } finally {
+    await database.close();
+  }
+}
+
+export function createApp(services: AppServices, opts: { devMiddleware?: RequestHandler } = {}) {
+  const { config, logger } = services;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', 'strong');
+
+  // Request id + one log line per request.
+  app.use((req, res, next) => {
+    const id = (req.get('x-request-id') || '').slice(0, 64) || randomUUID();
+    res.setHeader('X-Request-Id', id);
+    res.locals.requestId = id;
+    res.locals.logger = logger.child({ req_id: id });
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      res.locals.logger[level](
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.use(compression({ threshold: 1024 }));
+  app.use(
+    securityHeaders({ development: !config.isProduction && !!opts.devMiddleware, mapTileUrl: config.mapTileUrl }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      await services.database.ping();
+      res.json({ status: 'ready', database: services.database.dialect });
+    } catch (err) {
+      logger.warn({ err }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  if (opts.devMiddleware) {
+    app.use(opts.devMiddleware);
+  } else {
+    const clientDir = path.resolve('build/client');
+    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+  }
+
+  app.get('/robots.txt', (req, res) => {
+    const base = config.appUrl ?? `${req.protocol}://${req.get('host')}`;
+    res.type('text/plain').setHeader('Cache-Control', 'public, max-age=3600');
+    res.send(
+      [
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /api/',
+        'Disallow: /admin',
+        'Disallow: /en/admin',
+        'Disallow: /locale/',
+        '',
+        `Sitemap: ${base}/sitemap.xml`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  app.get('/builds/latest.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(services.build);
+  });
+
+  app.use(localeRouting());
+  app.use('/api', apiRouter(services));
+
+  // Page forms are protected by strict Origin checking (PRODUCT.md §5).
+  const allowedOrigins = config.appUrl ? [new URL(config.appUrl).origin] : [];
+  app.use((req, res, next) => {
+    if (!pageOriginMismatch(req, allowedOrigins)) return next();
+    const t = i18nFor(localeOfPath(req.path)).t;
+    res.status(419).type('text/plain').send(t('errors:csrf-mismatch'));
+  });
+
+  app.all(
+    '/{*path}',
+    createRequestHandler({
+      build: loadBuild,
+      mode: config.isProduction ? 'production' : 'development',
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(servicesContext, services);
+        context.set(requestContext, {
+          id: res.locals.requestId,
+          ip: req.ip ?? '',
+          userAgent: (req.get('user-agent') ?? '').slice(0, 400),
+          nonce: res.locals.nonce,
+          logger: res.locals.logger,
+        });
+        return context;
+      },
+    }),
+  );
+
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (req.path.startsWith('/api/')) return apiErrorHandler(services)(err, req, res, next);
+    logger.error({ err, url: req.originalUrl }, 'unhandled error');
+    if (res.headersSent) return;
+    res.status(500).type('text/plain').send('Internal Server Error');
+  });
+  return app;
+}
+
+export interface RunningServer {
+  server: Server;
+  services: AppServices;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function start(opts: StartOptions = {}): Promise<RunningServer> {
+  const config = opts.config ?? loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = openDatabase(config.database);
+  if (!opts.skipPrepare) await prepareDatabase(database, logger);
+
+  const serverBuild = await loadBuild();
+  const build: BuildInfo = {
+    id: serverBuild.assets.version,
+    time: process.env.SOUQ_BUILD_TIME ?? new Date().toISOString(),
+  };
+  const services: AppServices = { config, database, logger, build };
+  const app = createApp(services, { devMiddleware: opts.devMiddleware });
+
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Connections still busy after 10 s are cut so shutdown always ends.
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      });
+      await database.close();
+    })();
+    return closing;
+  };
+  return { server, services, url, close };
+}

@@ -1,0 +1,117 @@
+// The JSON API under /api (PRODUCT.md §7). Transport only: parse, call the domain, map the result.
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/config.ts';
+import { i18nFor } from '../../app/i18n/resources.server.ts';
+import type { AppServices } from '../context.ts';
+import * as catalog from '../domain/catalog.ts';
+import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
+import { openApiDocument } from './openapi.ts';
+import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
+
+/** The API's locale: the X-Locale header (what the web client sends), else Accept-Language. */
+export function apiLocale(req: Request): Locale {
+  const header = req.get('x-locale')?.trim().toLowerCase().slice(0, 2);
+  return isLocale(header) ? header : localeFromAcceptLanguage(req.get('accept-language'));
+}
+
+import { SLUG_PATTERN as slugPattern } from '../../app/lib/slug.ts';
+
+/** `PUT`, `PATCH` or `DELETE` may arrive as `POST` with `_method` in form data (seed §7). */
+export function methodOverride(req: Request, _res: Response, next: NextFunction) {
+  const override = req.method === 'POST' && req.body && typeof req.body === 'object' ? req.body._method : undefined;
+  if (typeof override === 'string' && ['PUT', 'PATCH', 'DELETE'].includes(override.toUpperCase())) {
+    req.method = override.toUpperCase();
+    delete req.body._method;
+  }
+  next();
+}
+
+export function apiRouter(services: AppServices): Router {
+  const router = Router();
+  const { db } = services.database;
+
+  router.use(express.json({ limit: '100kb' }));
+  router.use(express.urlencoded({ extended: false, limit: '100kb' }));
+  router.use(methodOverride);
+  router.use((req, res, next) => {
+    res.setHeader('Vary', 'Accept-Language, X-Locale');
+    if (apiXsrfMismatch(req)) {
+      const t = i18nFor(apiLocale(req)).t;
+      return void res.status(419).json({ message: t('errors:csrf-mismatch') });
+    }
+    next();
+  });
+
+  router.get('/csrf-cookie', (req, res) => {
+    res.cookie(XSRF_COOKIE, newXsrfToken(), { sameSite: 'lax', secure: req.secure, path: '/', httpOnly: false });
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(204).end();
+  });
+
+  router.get('/taxonomies', async (_req, res) => {
+    res.json({ data: await catalog.listTaxonomies(db) });
+  });
+
+  router.get('/cities', async (_req, res) => {
+    res.json({ data: await catalog.listCities(db) });
+  });
+
+  router.param('slug', (_req, _res, next, value) => {
+    if (typeof value !== 'string' || !slugPattern.test(value)) return next(new NotFound('errors.not-found'));
+    next();
+  });
+
+  router.get('/taxonomies/:slug/categories', async (req, res) => {
+    const taxonomy = await catalog.getTaxonomy(db, req.params.slug as string);
+    res.json({ data: await catalog.listChildren(db, taxonomy.id, null) });
+  });
+
+  router.get('/taxonomies/:slug/attributes', async (req, res) => {
+    res.json({ data: await catalog.listTaxonomyAttributes(db, req.params.slug as string) });
+  });
+
+  router.get('/categories/:slug/children', async (req, res) => {
+    const category = await catalog.getCategory(db, req.params.slug as string);
+    res.json({ data: await catalog.listChildren(db, category.taxonomy_id, category.id) });
+  });
+
+  router.get('/categories/:slug/attributes', async (req, res) => {
+    res.json({ data: await catalog.listCategoryAttributes(db, req.params.slug as string) });
+  });
+
+  router.get('/openapi.json', (req, res) => {
+    res.json(openApiDocument(services.config.appUrl ?? `${req.protocol}://${req.get('host')}`));
+  });
+
+  router.use((_req, _res, next) => next(new NotFound('errors.not-found')));
+  router.use(apiErrorHandler(services));
+  return router;
+}
+
+/** Maps errors to the API error format `{message, errors?}` in the request's language. */
+export function apiErrorHandler(services: AppServices) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const t = i18nFor(apiLocale(req)).t;
+    if (err instanceof DomainError) {
+      if (err instanceof TooManyRequests) res.setHeader('Retry-After', String(err.retryAfter));
+      const body: { message: string; errors?: Record<string, string[]> } = {
+        message: t(err.message.includes('.') ? err.message.replace('.', ':') : `errors:${err.message}`),
+      };
+      if (err instanceof Invalid) {
+        body.errors = Object.fromEntries(
+          Object.entries(err.errors).map(([field, keys]) => [
+            field,
+            keys.map((k) => t(k.replace('.', ':'), { field: t(`validation:fields.${field}`) })),
+          ]),
+        );
+      }
+      return void res.status(err.status).json(body);
+    }
+    const status = (err as { status?: number; statusCode?: number })?.status ?? 500;
+    if (status === 400 || status === 413 || status === 415) {
+      return void res.status(status).json({ message: t('errors:bad-request') });
+    }
+    services.logger.error({ err, url: req.originalUrl }, 'API error');
+    res.status(500).json({ message: t('errors:internal') });
+  };
+}

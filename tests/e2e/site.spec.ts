@@ -1,0 +1,144 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+/** Opens a page and waits until React has hydrated it. */
+async function open(page: Page, path: string) {
+  const res = await page.goto(path);
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  return res;
+}
+
+/** No serious or critical accessibility violation on the page as it is now. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('home in Arabic is right-to-left with the catalogue @phone', async ({ page }) => {
+  await open(page, '/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar-EG');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page).toHaveTitle('الرئيسية | سوق — إعلانات مبوبة في ليبيا');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: /سيارات|المركبات/ }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'طرابلس' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('home in English is left-to-right @phone', async ({ page }) => {
+  await open(page, '/en');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByRole('link', { name: /^Motors/ })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('the search box submits to /posts with the query', async ({ page }) => {
+  await open(page, '/en');
+  const box = page.getByRole('searchbox', { name: 'Search ads' }).first();
+  await box.fill('toyota');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/en\/posts\?q=toyota$/);
+});
+
+test('the language switch keeps the page and is remembered', async ({ page, context }) => {
+  await open(page, '/faq');
+  await page.getByTestId('language-switch').first().click();
+  await expect(page).toHaveURL(/\/en\/faq$/);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  const cookie = (await context.cookies()).find((c) => c.name === 'locale');
+  expect(cookie?.value).toBe('en');
+  expect(cookie && cookie.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+  await open(page, '/');
+  await expect(page).toHaveURL(/\/en$/);
+  await page.getByTestId('language-switch').first().click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+});
+
+test('dark mode: chosen once, painted dark from the first frame on the next visit', async ({ page }) => {
+  await open(page, '/en');
+  const toggle = page.getByTestId('color-mode').first();
+  // Steps light → dark → system from wherever the visitor's system setting starts.
+  for (let i = 0; i < 3 && (await toggle.getAttribute('data-mode')) !== 'dark'; i++) await toggle.click();
+  await expect(toggle).toHaveAttribute('data-mode', 'dark');
+  await expect(toggle).toHaveAccessibleName(/Colour mode: Dark/);
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  expect(await page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).toBe('dark');
+
+  // Record the scheme at the moment <body> first exists, before any paint of it.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstScheme?: string | null };
+    new MutationObserver((_, obs) => {
+      if (document.body && w.__firstScheme === undefined) {
+        w.__firstScheme = document.documentElement.getAttribute('data-mantine-color-scheme');
+        obs.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await open(page, '/en/about');
+  expect(await page.evaluate(() => (window as unknown as { __firstScheme?: string }).__firstScheme)).toBe('dark');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).not.toBe('rgb(255, 255, 255)');
+  await expectAccessible(page);
+
+  // "system" is stored as Nuxt stored it.
+  await page.getByTestId('color-mode').first().click();
+  await expect(page.getByTestId('color-mode').first()).toHaveAttribute('data-mode', 'system');
+  expect(await page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).toBe('system');
+});
+
+test('unknown pages show the 404 page in the current language', async ({ page }) => {
+  const res = await open(page, '/en/this/does/not/exist');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await expect(page).toHaveURL(/\/en$/);
+  const ar = await open(page, '/لا-توجد');
+  expect(ar?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'الصفحة غير موجودة' })).toBeVisible();
+});
+
+test('browsing a taxonomy and a category with breadcrumbs @phone', async ({ page }) => {
+  await open(page, '/en');
+  await page.getByRole('link', { name: /^Motors/ }).click();
+  await expect(page).toHaveURL(/\/en\/motors$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Motors' })).toBeVisible();
+  await page.getByRole('link', { name: /^Cars/ }).click();
+  await expect(page).toHaveURL(/\/en\/motors\/cars$/);
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumbs' });
+  await expect(crumbs.getByRole('link', { name: 'Motors' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Toyota/ })).toBeVisible();
+  await expect(page.getByText('No ads here yet')).toBeVisible();
+  await expectAccessible(page);
+  await open(page, '/motors/cars');
+  await expect(page.getByRole('navigation', { name: 'مسار التنقل' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('contact form: errors next to the fields, then a thank-you', async ({ page }) => {
+  await open(page, '/en/contact');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByText('The name field is required')).toBeVisible();
+  await page.getByLabel('email').fill('not-an-email');
+  await page.getByLabel('email').blur();
+  await expect(page.getByText('The email field must be a valid email')).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByLabel('name').fill('Huda');
+  await page.getByLabel('email').fill('huda@example.ly');
+  await page.getByLabel('subject').selectOption('general');
+  await page.getByLabel('message').fill('Is posting an ad free for everyone?');
+  await page.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByRole('heading', { name: 'Thank you, we have your message' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('contact form in Arabic shows Arabic errors', async ({ page }) => {
+  await open(page, '/contact');
+  await page.getByRole('button', { name: 'إرسال الرسالة' }).click();
+  await expect(page.getByText('حقل الاسم مطلوب')).toBeVisible();
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+
+const dirs: string[] = [];
+const dataDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'souq-config-'));
+  dirs.push(d);
+  return path.join(d, 'data');
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('configuration', () => {
+  it('defaults to SQLite under DATA_DIR, creating the folder', () => {
+    const DATA_DIR = dataDir();
+    const c = loadConfig({ DATA_DIR });
+    expect(c.database).toEqual({ kind: 'sqlite', file: path.join(DATA_DIR, 'souq.db') });
+    expect(c.port).toBe(3000);
+    expect(c.moderation).toBe('pre');
+  });
+  it('chooses PostgreSQL from DATABASE_URL', () => {
+    const c = loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
+    expect(c.database.kind).toBe('postgres');
+  });
+  it('fails with a message naming each bad variable', () => {
+    const load = () =>
+      loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty', MODERATION: 'maybe', DATABASE_URL: 'mysql://x' });
+    expect(load).toThrow(ConfigError);
+    try {
+      load();
+    } catch (e) {
+      const msg = (e as Error).message;
+      expect(msg).toContain('PORT');
+      expect(msg).toContain('MODERATION');
+      expect(msg).toContain('DATABASE_URL');
+    }
+  });
+  it('generates AUTH_SECRET once into DATA_DIR and reuses it', () => {
+    const DATA_DIR = dataDir();
+    const first = loadConfig({ DATA_DIR }).authSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(DATA_DIR, 'auth-secret'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR }).authSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR, AUTH_SECRET: 'x'.repeat(40) }).authSecret).toBe('x'.repeat(40));
+    expect(() => loadConfig({ DATA_DIR, AUTH_SECRET: 'short' })).toThrow(/AUTH_SECRET/);
+  });
+});

@@ -1,0 +1,46 @@
+// Every key exists in Arabic and English; Arabic plurals have all six forms, English one + other.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { namespaces } from '~/i18n/config.ts';
+
+const dir = path.resolve('app/i18n/locales');
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const flatten = (o: Record<string, unknown>, prefix = ''): string[] =>
+  Object.entries(o).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
+const load = (locale: string) =>
+  Object.fromEntries(
+    readdirSync(path.join(dir, locale))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => [f.replace('.json', ''), flatten(JSON.parse(readFileSync(path.join(dir, locale, f), 'utf8')))]),
+  );
+
+const ar = load('ar');
+const en = load('en');
+
+describe('translation catalogues', () => {
+  it('have the same namespaces in both languages, all of them declared', () => {
+    expect(Object.keys(ar).sort()).toEqual(Object.keys(en).sort());
+    expect(Object.keys(ar).sort()).toEqual([...namespaces].sort());
+  });
+
+  for (const ns of Object.keys(ar)) {
+    it(`${ns}: every key exists in both languages`, () => {
+      const base = (keys: string[]) => [...new Set(keys.map((k) => k.replace(PLURAL, '')))].sort();
+      expect(base(ar[ns]), 'keys only in English are missing in Arabic').toEqual(expect.arrayContaining(base(en[ns])));
+      expect(base(en[ns]), 'keys only in Arabic are missing in English').toEqual(expect.arrayContaining(base(ar[ns])));
+    });
+
+    it(`${ns}: Arabic plurals have all six forms and English plurals one and other`, () => {
+      const plurals = new Set([...ar[ns], ...en[ns]].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
+      for (const key of plurals) {
+        for (const form of ['zero', 'one', 'two', 'few', 'many', 'other']) {
+          expect(ar[ns], `ar ${ns}:${key}_${form}`).toContain(`${key}_${form}`);
+        }
+        for (const form of ['one', 'other']) expect(en[ns], `en ${ns}:${key}_${form}`).toContain(`${key}_${form}`);
+      }
+    });
+  }
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import ar from '~/i18n/bundle-ar.ts';
+import en from '~/i18n/bundle-en.ts';
+import { localeFromAcceptLanguage, localeOfPath, localizePath, stripLocale } from '~/i18n/config.ts';
+import { createI18n } from '~/i18n/instance.ts';
+
+describe('locale paths', () => {
+  it('reads the locale from the path', () => {
+    expect(localeOfPath('/')).toBe('ar');
+    expect(localeOfPath('/faq')).toBe('ar');
+    expect(localeOfPath('/en')).toBe('en');
+    expect(localeOfPath('/en/faq')).toBe('en');
+    expect(localeOfPath('/english-books')).toBe('ar');
+  });
+  it('moves a path between locales', () => {
+    expect(localizePath('/', 'en')).toBe('/en');
+    expect(localizePath('/motors/cars', 'en')).toBe('/en/motors/cars');
+    expect(localizePath('/en/motors/cars', 'ar')).toBe('/motors/cars');
+    expect(localizePath('/en', 'ar')).toBe('/');
+    expect(stripLocale('/en/contact')).toBe('/contact');
+  });
+  it('picks a locale from Accept-Language by quality', () => {
+    expect(localeFromAcceptLanguage('en-US,en;q=0.9')).toBe('en');
+    expect(localeFromAcceptLanguage('fr-FR, en;q=0.5, ar;q=0.8')).toBe('ar');
+    expect(localeFromAcceptLanguage('fr')).toBe('ar');
+    expect(localeFromAcceptLanguage(undefined)).toBe('ar');
+  });
+});
+
+describe('Arabic plurals', () => {
+  const t = createI18n('ar', { ar }).t;
+  it('uses the six forms with Arabic-Indic digits', () => {
+    expect(t('catalog:categories-count', { count: 0 })).toBe('لا توجد فئات');
+    expect(t('catalog:categories-count', { count: 1 })).toBe('فئة واحدة');
+    expect(t('catalog:categories-count', { count: 2 })).toBe('فئتان');
+    expect(t('catalog:categories-count', { count: 5 })).toBe('٥ فئات');
+    expect(t('catalog:categories-count', { count: 11 })).toBe('١١ فئة');
+    expect(t('catalog:categories-count', { count: 100 })).toBe('١٠٠ فئة');
+  });
+  it('English uses one and other', () => {
+    const te = createI18n('en', { en }).t;
+    expect(te('catalog:categories-count', { count: 1 })).toBe('1 category');
+    expect(te('catalog:categories-count', { count: 12 })).toBe('12 categories');
+  });
+});

@@ -1,0 +1,15 @@
+import path from 'node:path';
+import { reactRouter } from '@react-router/dev/vite';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  resolve: {
+    alias: { '~': path.resolve(import.meta.dirname, 'app') },
+  },
+  build: { target: 'es2022' },
+  environments: {
+    // The Express shell is the server build's entry (DESIGN.md: bundled into the server build).
+    ssr: { build: { rollupOptions: { input: './server/http.ts' } } },
+  },
+  plugins: [reactRouter()],
+});
