@@ -85,6 +85,8 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
 
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
+    // Which worker answered, for operators checking a cluster (WEB_CONCURRENCY).
+    res.setHeader('X-Worker-Pid', String(process.pid));
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
@@ -206,9 +208,15 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     closing ??= (async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
+        // Keep-alive connections become idle once their last response is sent: close them as
+        // they do, and cut whatever is still busy after 10 s so shutdown always ends.
         server.closeIdleConnections();
-        // Connections still busy after 10 s are cut so shutdown always ends.
-        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        const cut = setTimeout(() => server.closeAllConnections(), 10_000);
+        server.once('close', () => {
+          clearInterval(idle);
+          clearTimeout(cut);
+        });
       });
       await database.close();
     })();

@@ -123,15 +123,15 @@ test('contact form: errors next to the fields, then a thank-you', async ({ page 
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByText('The name field is required')).toBeVisible();
-  await page.getByLabel('email').fill('not-an-email');
-  await page.getByLabel('email').blur();
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByLabel('Email').blur();
   await expect(page.getByText('The email field must be a valid email')).toBeVisible();
   await expectAccessible(page);
 
-  await page.getByLabel('name').fill('Huda');
-  await page.getByLabel('email').fill('huda@example.ly');
-  await page.getByLabel('subject').selectOption('general');
-  await page.getByLabel('message').fill('Is posting an ad free for everyone?');
+  await page.getByLabel('Name').fill('Huda');
+  await page.getByLabel('Email').fill('huda@example.ly');
+  await page.getByLabel('Subject').selectOption('general');
+  await page.getByLabel('Message').fill('Is posting an ad free for everyone?');
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByRole('heading', { name: 'Thank you, we have your message' })).toBeVisible();
   await expectAccessible(page);

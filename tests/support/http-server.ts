@@ -57,6 +57,7 @@ export async function startBuiltServer(
   }
   return {
     url,
+    child,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
@@ -64,6 +65,7 @@ export async function startBuiltServer(
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+      return child.exitCode;
     },
   };
 }
@@ -71,5 +73,7 @@ export async function startBuiltServer(
 export default async function setup(project: TestProject) {
   const server = await startBuiltServer();
   project.provide('baseUrl', server.url);
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+  };
 }

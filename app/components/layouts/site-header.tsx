@@ -34,7 +34,6 @@ export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | '
         radius="xl"
         placeholder={t('search.placeholder')}
         enterKeyHint="search"
-        leftSection={<IconSearch size={18} aria-hidden />}
         rightSectionWidth={44}
         rightSection={
           <ActionIcon type="submit" variant="subtle" radius="xl" size={36} aria-label={t('search.submit')}>

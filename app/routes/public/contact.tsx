@@ -116,7 +116,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
           <TextInput
             {...getInputProps(fields.name, { type: 'text' })}
             key={fields.name.key}
-            label={t('validation:fields.name')}
+            label={t('labels.name')}
             autoComplete="name"
             error={err('name')}
             withAsterisk
@@ -125,7 +125,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
             <TextInput
               {...getInputProps(fields.email, { type: 'email' })}
               key={fields.email.key}
-              label={t('validation:fields.email')}
+              label={t('labels.email')}
               autoComplete="email"
               dir="ltr"
               error={err('email')}
@@ -133,7 +133,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
             <TextInput
               {...getInputProps(fields.phone, { type: 'tel' })}
               key={fields.phone.key}
-              label={t('validation:fields.phone')}
+              label={t('labels.phone')}
               placeholder="+218 91 234 5678"
               autoComplete="tel"
               dir="ltr"
@@ -146,7 +146,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
           <NativeSelect
             {...getSelectProps(fields.subject)}
             key={fields.subject.key}
-            label={t('validation:fields.subject')}
+            label={t('labels.subject')}
             error={err('subject')}
             withAsterisk
             data={[
@@ -157,7 +157,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
           <Textarea
             {...getTextareaProps(fields.message)}
             key={fields.message.key}
-            label={t('validation:fields.message')}
+            label={t('labels.message')}
             autosize
             minRows={5}
             maxRows={14}
