@@ -24,9 +24,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startBuiltServer(
-  env: Record<string, string> = {},
-): Promise<{ url: string; stop: () => Promise<void> }> {
+export interface RunningTestServer {
+  url: string;
+  child: ChildProcess;
+  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningTestServer> {
   if (!existsSync('build/server/index.js')) throw new Error('No build: run `npm run build` before the HTTP tests.');
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-http-'));
