@@ -142,3 +142,27 @@ test('contact form in Arabic shows Arabic errors', async ({ page }) => {
   await page.getByRole('button', { name: 'إرسال الرسالة' }).click();
   await expect(page.getByText('حقل الاسم مطلوب')).toBeVisible();
 });
+
+test('a newer build turns the next navigation into a full page load', async ({ page }) => {
+  await open(page, '/en');
+  const marker = () => page.evaluate(() => (window as unknown as { __marker?: boolean }).__marker === true);
+  await page.evaluate(() => {
+    (window as unknown as { __marker?: boolean }).__marker = true;
+  });
+  // Same build: client-side navigation keeps the page alive.
+  await page.getByRole('link', { name: 'FAQ' }).click();
+  await expect(page).toHaveURL(/\/en\/faq$/);
+  expect(await marker()).toBe(true);
+
+  // The server now announces another build.
+  await page.route('**/builds/latest.json*', (route) =>
+    route.fulfill({ json: { id: 'a-newer-build', time: new Date().toISOString() } }),
+  );
+  const polled = page.waitForResponse((r) => r.url().includes('/builds/latest.json'));
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await polled;
+  await page.getByRole('link', { name: 'About us' }).click();
+  await expect(page).toHaveURL(/\/en\/about$/);
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  expect(await marker()).toBe(false);
+});

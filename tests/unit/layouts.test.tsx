@@ -1,0 +1,57 @@
+// The layouts render in both directions, and the admin sidebar lists only permitted screens.
+import { DirectionProvider, MantineProvider } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AdminFrame } from '~/components/layouts/admin-layout.tsx';
+import { SimpleFrame } from '~/components/layouts/simple-layout.tsx';
+import ar from '~/i18n/bundle-ar.ts';
+import en from '~/i18n/bundle-en.ts';
+import { createI18n } from '~/i18n/instance.ts';
+import { theme } from '~/lib/theme.ts';
+
+function render(path: string, element: ReactNode) {
+  const locale = path.startsWith('/en') ? 'en' : 'ar';
+  const i18n = createI18n(locale, locale === 'en' ? { en } : { ar });
+  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
+  return renderToString(
+    <I18nextProvider i18n={i18n}>
+      <DirectionProvider initialDirection={locale === 'ar' ? 'rtl' : 'ltr'} detectDirection={false}>
+        <MantineProvider theme={theme}>
+          <RouterProvider router={router} />
+        </MantineProvider>
+      </DirectionProvider>
+    </I18nextProvider>,
+  );
+}
+
+describe('admin layout', () => {
+  it("shows a moderator only the ads queue and the dashboard, in the page's language", () => {
+    const html = render(
+      '/en/admin',
+      <AdminFrame user={{ is_super_admin: false, permissions: ['view-ads'] }}>x</AdminFrame>,
+    );
+    expect(html).toContain('href="/en/admin"');
+    expect(html).toContain('href="/en/admin/posts"');
+    expect(html).toContain('Ads');
+    expect(html).not.toContain('/admin/users');
+    expect(html).not.toContain('/admin/permissions');
+  });
+  it('shows a super admin every screen, in Arabic without a prefix', () => {
+    const html = render('/admin', <AdminFrame user={{ is_super_admin: true, permissions: [] }}>x</AdminFrame>);
+    for (const p of ['/admin/users', '/admin/permissions', '/admin/categories', '/admin/revisions'])
+      expect(html).toContain(`href="${p}"`);
+    expect(html).toContain('المستخدمون');
+  });
+});
+
+describe('simple layout', () => {
+  it('centres its content under the logo with a way home', () => {
+    const html = render('/en/login', <SimpleFrame>form here</SimpleFrame>);
+    expect(html).toContain('form here');
+    expect(html).toContain('Back to the home page');
+    expect(html).toContain('href="/en"');
+  });
+});
