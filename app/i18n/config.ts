@@ -50,3 +50,7 @@ export function localeFromAcceptLanguage(header: string | null | undefined): Loc
   }
   return defaultLocale;
 }
+
+/** The name of a bilingual record (name_ar / name_en) in a locale. */
+export const localName = (locale: Locale, r: { name_ar: string; name_en: string }) =>
+  locale === 'ar' ? r.name_ar : r.name_en;

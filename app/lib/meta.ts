@@ -51,3 +51,16 @@ export function pageMeta(
   if (page.noindex) tags.push({ name: 'robots', content: 'noindex' });
   return tags;
 }
+
+/** The `meta` export of a page whose loader returns `meta: PageMetaInput`. */
+export function routeMeta(args: {
+  loaderData?: { meta?: PageMetaInput } | undefined;
+  matches: ReadonlyArray<{ loaderData?: unknown } | undefined>;
+  location: { pathname: string };
+}): MetaDescriptor[] {
+  return pageMeta(
+    args.matches[0]?.loaderData as RootMetaData | undefined,
+    args.location.pathname,
+    args.loaderData?.meta,
+  );
+}

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { type Locale, localeOfPath, localeTags, localizePath } from '~/i18n/config.ts';
+import { type Locale, localeOfPath, localeTags, localizePath, localName } from '~/i18n/config.ts';
 
 /** The page's locale and a helper that keeps links in it. */
 export function useLocale() {
@@ -11,7 +11,7 @@ export function useLocale() {
     /** `/faq` → `/en/faq` on English pages. */
     to: (path: string) => localizePath(path, locale),
     /** The localized name of a record with name_ar / name_en. */
-    name: (r: { name_ar: string; name_en: string }) => (locale === 'ar' ? r.name_ar : r.name_en),
+    name: (r: { name_ar: string; name_en: string }) => localName(locale, r),
   };
 }
 

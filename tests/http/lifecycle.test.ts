@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startBuiltServer } from '../support/http-server.ts';
+import { startBuiltServer } from '../../scripts/lib/built-server.ts';
 
 describe('process lifecycle', () => {
   it('refuses to start with a bad variable, naming it', () => {

@@ -1,78 +1,12 @@
-// Starts the built server (npm run build first) on a free port with a fresh DATA_DIR, for the
-// HTTP suite; the URL reaches the tests through `inject('baseUrl')`.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// Starts the built server (npm run build first) for the HTTP suite; the URL reaches the tests
+// through `inject('baseUrl')`.
 import type { TestProject } from 'vitest/node';
+import { startBuiltServer } from '../../scripts/lib/built-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-export interface RunningTestServer {
-  url: string;
-  child: ChildProcess;
-  /** SIGTERM, then waits for the exit; resolves with the exit code. */
-  stop: () => Promise<number | null>;
-}
-
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningTestServer> {
-  if (!existsSync('build/server/index.js')) throw new Error('No build: run `npm run build` before the HTTP tests.');
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-http-'));
-  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready in 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    child,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-      return child.exitCode;
-    },
-  };
 }
 
 export default async function setup(project: TestProject) {

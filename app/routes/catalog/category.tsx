@@ -6,8 +6,8 @@ import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
-import { localizePath } from '~/i18n/config.ts';
-import { pageMeta } from '~/lib/meta.ts';
+import { localizePath, localName } from '~/i18n/config.ts';
+import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale) + url.search, 301);
   }
   const children = await listChildren(db(context), path.taxonomy.id, path.category.id);
-  const title = locale === 'ar' ? path.category.name_ar : path.category.name_en;
+  const title = localName(locale, path.category);
   const t = tFor(request);
   return {
     ...path,
@@ -33,8 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
-  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function CategoryPage({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('catalog');

@@ -5,7 +5,8 @@ import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
-import { pageMeta } from '~/lib/meta.ts';
+import { localName } from '~/i18n/config.ts';
+import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -18,12 +19,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeOf(request);
   const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
   const categories = await listChildren(db(context), taxonomy.id, null);
-  const title = locale === 'ar' ? taxonomy.name_ar : taxonomy.name_en;
+  const title = localName(locale, taxonomy);
   return { taxonomy, categories, meta: { title, description: t('catalog:taxonomy-description', { name: title }) } };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
-  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function TaxonomyPage({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('catalog');

@@ -16,7 +16,7 @@ import {
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
-import { pageMeta } from '~/lib/meta.ts';
+import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { CONTACT_SUBJECTS, contactSchema } from '~/lib/validation/contact.ts';
@@ -57,8 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { result: submission.reply({ resetForm: true }), sent: true };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
-  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('contact');

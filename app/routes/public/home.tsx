@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
-import { pageMeta } from '~/lib/meta.ts';
+import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { listCities, listTaxonomies } from '../../../server/domain/catalog.ts';
@@ -23,8 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
-  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('home');

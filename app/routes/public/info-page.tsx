@@ -1,6 +1,6 @@
 import { Stack, Title, Typography } from '@mantine/core';
 import { stripLocale } from '~/i18n/config.ts';
-import { pageMeta } from '~/lib/meta.ts';
+import { routeMeta } from '~/lib/meta.ts';
 import { localeOf, orNotFound } from '~/lib/route.server.ts';
 import { getInfoPage } from '../../../server/domain/pages.ts';
 import type { Route } from './+types/info-page';
@@ -14,8 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { page, meta: { title: page.title, description: page.description } };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
-  pageMeta(matches[0]?.loaderData, location.pathname, loaderData?.meta);
+export const meta: Route.MetaFunction = routeMeta;
 
 export function headers() {
   return { 'Cache-Control': 'public, max-age=300, stale-while-revalidate=3600' };

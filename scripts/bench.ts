@@ -2,16 +2,15 @@
 // requests/s and latency of the main pages and API endpoints with autocannon, plus the server's RSS.
 // Prints a table and writes bench-results/<timestamp>.json.
 //   npm run bench -- --duration 10 --connections 10
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startBuiltServer } from './lib/built-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
-const arg = (name, fallback) => {
+const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
@@ -23,35 +22,11 @@ if (!existsSync('build/server/index.js')) {
   if (r.status !== 0) process.exit(1);
 }
 
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
-  });
-});
-const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-bench-'));
-const server = spawn(process.execPath, ['server/main.ts'], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-  },
-  stdio: 'inherit',
-});
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/readyz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const server = await startBuiltServer({ LOG_LEVEL: 'silent' });
+const base = server.url;
 
 const rssMb = () => {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 };
 
@@ -70,7 +45,15 @@ const targets = [
   ['health check', '/healthz'],
 ];
 
-const rows = [];
+const rows: {
+  name: string;
+  url: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  rss_mb: number;
+}[] = [];
 for (const [name, url] of targets) {
   await autocannon({ url: base + url, connections, duration: 1, headers: { 'user-agent': browser } }); // warm-up
   const r = await autocannon({
@@ -89,9 +72,7 @@ for (const [name, url] of targets) {
     rss_mb: rssMb(),
   });
 }
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
-rmSync(dataDir, { recursive: true, force: true });
+await server.stop();
 
 const limit = rows.find((r) => r.url === '/favicon.svg')?.rps ?? 1;
 console.log(
