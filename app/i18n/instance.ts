@@ -21,7 +21,10 @@ export function createI18n(locale: Locale, resources: Resource): i18n {
   instance.services.formatter?.add('number', (value, lng) => {
     const tag = localeTags[(lng as Locale) ?? locale] ?? localeTags[locale];
     let f = formats.get(tag);
-    if (!f) formats.set(tag, (f = new Intl.NumberFormat(tag)));
+    if (!f) {
+      f = new Intl.NumberFormat(tag);
+      formats.set(tag, f);
+    }
     return f.format(value);
   });
   return instance;

@@ -19,7 +19,10 @@ const fakeReq = (over: Partial<Request> & { headers?: Record<string, string> } =
 
 const fakeRes = () => {
   const headers: Record<string, string> = {};
-  return { headers, locals: {} as Record<string, unknown>, setHeader: (k: string, v: string) => void (headers[k] = v) };
+  const setHeader = (k: string, v: string) => {
+    headers[k] = v;
+  };
+  return { headers, locals: {} as Record<string, unknown>, setHeader };
 };
 
 describe('method override', () => {
