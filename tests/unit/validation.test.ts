@@ -1,55 +1,151 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
 import { createI18n } from '~/i18n/instance.ts';
 import { contactSchema } from '~/lib/validation/contact.ts';
-import { latinDigits, phoneRule, translateError } from '~/lib/validation/rules.ts';
+import {
+  confirmed,
+  field,
+  isBlank,
+  latinDigits,
+  requiredField,
+  rules,
+  translateError,
+} from '~/lib/validation/rules.ts';
 
-const errorsOf = (input: Record<string, unknown>) => {
-  const r = contactSchema.safeParse(input);
-  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
-};
-const valid = {
-  name: 'سالم',
-  email: 'salem@example.ly',
-  subject: 'general',
-  message: 'السلام عليكم، عندي سؤال عن الباقات.',
+const tar = createI18n('ar', { ar }).t;
+const ten = createI18n('en', { en }).t;
+
+/** The error code of one value through one field schema, or the value it produced. */
+const run = (schema: z.ZodType, value: unknown) => {
+  const r = schema.safeParse(value);
+  return r.success ? { value: r.data } : { error: r.error.issues[0]?.message, count: r.error.issues.length };
 };
 
-describe('contact form rules', () => {
-  it('accepts a complete message', () => {
-    expect(contactSchema.safeParse(valid).success).toBe(true);
+describe('rules of seed §5, one by one', () => {
+  it('required rejects empty, null, false, an empty list and white space', () => {
+    for (const blank of [undefined, null, false, '', '   \t', []]) {
+      expect(isBlank(blank)).toBe(true);
+      expect(run(requiredField(), blank).error).toBe('required');
+    }
+    expect(run(requiredField(), ' أحمد ').value).toBe('أحمد');
+    expect(run(requiredField(), 0).value).toBe(0);
   });
-  it('rejects empty and whitespace-only required fields', () => {
-    expect(errorsOf({ ...valid, name: '   ' }).name).toBe('required');
-    expect(errorsOf({ ...valid, name: undefined }).name).toBe('required');
-    expect(errorsOf({ ...valid, subject: '' }).subject).toBe('required');
+  it('min counts characters, Arabic included', () => {
+    expect(run(requiredField(rules.min(3)), 'ab').error).toBe('min:3');
+    expect(run(requiredField(rules.min(3)), 'علي').value).toBe('علي');
   });
-  it('enforces the minimum length', () => {
-    expect(errorsOf({ ...valid, message: 'قصير' }).message).toBe('min:10');
+  it('email', () => {
+    expect(run(field(rules.email()), 'salem@example.ly').value).toBe('salem@example.ly');
+    for (const bad of ['salem', 'salem@', '@x.ly', 'a b@x.ly', 'a@x'])
+      expect(run(field(rules.email()), bad).error).toBe('email');
   });
-  it('needs an email or a phone, and checks each', () => {
-    expect(errorsOf({ ...valid, email: '' }).email).toBe('email-or-phone');
-    expect(errorsOf({ ...valid, email: 'not-an-email' }).email).toBe('email');
-    expect(errorsOf({ ...valid, email: '', phone: '0912345678' }).phone).toBe('must-be-a-valid-phone-number');
-    expect(contactSchema.safeParse({ ...valid, email: '', phone: '+218 (91) 234 5678' }).success).toBe(true);
+  it('alpha, alpha_dash and alpha_spaces accept Arabic letters', () => {
+    expect(run(field(rules.alpha()), 'سالم').value).toBe('سالم');
+    expect(run(field(rules.alpha()), 'Salem1').error).toBe('alpha');
+    expect(run(field(rules.alphaDash()), 'salem_ben-ali2').value).toBe('salem_ben-ali2');
+    expect(run(field(rules.alphaDash()), 'salem ali').error).toBe('alpha_dash');
+    expect(run(field(rules.alphaSpaces()), 'سالم بن علي').value).toBe('سالم بن علي');
+    expect(run(field(rules.alphaSpaces()), 'salem-ali').error).toBe('alpha_spaces');
   });
-  it('accepts Arabic-Indic digits in phone numbers and normalises them', () => {
-    expect(latinDigits('+٢١٨٩١٢٣٤٥٦٧٨')).toBe('+218912345678');
-    expect(latinDigits('۰۹۱')).toBe('091');
-    expect(phoneRule.parse('+٢١٨ ٩١ ٢٣٤ ٥٦٧٨')).toBe('+218912345678');
+  it('numeric accepts Arabic-Indic and Persian digits and stores 0-9', () => {
+    expect(latinDigits('٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹')).toBe('0123456789 0123456789');
+    expect(run(field(rules.numeric()), '٢٠١٥').value).toBe('2015');
+    expect(run(field(rules.numeric()), '12a').error).toBe('numeric');
+    expect(run(field(rules.numeric()), '-5').error).toBe('numeric');
+  });
+  it('confirmed compares with its target field', () => {
+    const schema = z
+      .object({ password: requiredField(rules.min(8)), password_confirmation: requiredField() })
+      .superRefine((v, ctx) => confirmed(v, 'password_confirmation', 'password')(ctx));
+    expect(schema.safeParse({ password: 'secret-123', password_confirmation: 'secret-123' }).success).toBe(true);
+    const r = schema.safeParse({ password: 'secret-123', password_confirmation: 'secret-124' });
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['password_confirmation', 'confirmed']]);
+  });
+  it('phone_number: + then digits with optional parentheses', () => {
+    expect(run(field(rules.phoneNumber()), '+218 (91) 234-5678').value).toBe('+218912345678');
+    expect(run(field(rules.phoneNumber()), '+٢١٨٩١٢٣٤٥٦٧٨').value).toBe('+218912345678');
+    for (const bad of ['0912345678', '218912345678', '+21891234567890123', '+218-abc', '+12']) {
+      expect(run(field(rules.phoneNumber()), bad).error).toBe('must-be-a-valid-phone-number');
+    }
+  });
+  it('stops at the first failing rule of a field', () => {
+    const r = run(requiredField(rules.min(5), rules.alpha()), '1');
+    expect(r).toEqual({ error: 'min:5', count: 1 });
+  });
+  it('leaves a blank optional field out', () => {
+    expect(run(field(rules.email()), '  ').value).toBeUndefined();
   });
 });
 
-describe('error wording', () => {
-  it('names the field in the same language', () => {
-    const tar = createI18n('ar', { ar }).t;
-    const ten = createI18n('en', { en }).t;
-    expect(translateError(ten, 'required', 'name')).toBe('The name field is required');
-    expect(translateError(tar, 'required', 'name')).toBe('حقل الاسم مطلوب');
-    expect(translateError(ten, 'min:10', 'message')).toBe('The message field must be at least 10 characters');
-    expect(translateError(tar, 'min:10', 'message')).toBe('يجب ألا يقل حقل الرسالة عن ١٠ أحرف');
-    expect(translateError(ten, 'email', 'email')).toBe('The email field must be a valid email');
+describe('messages in both languages', () => {
+  const cases: [string, string, string, string][] = [
+    ['required', 'name', 'The name field is required', 'حقل الاسم مطلوب'],
+    [
+      'email',
+      'email',
+      'The email field must be a valid email',
+      'يجب أن يكون حقل البريد الإلكتروني بريدًا إلكترونيًا صالحًا',
+    ],
+    ['min:10', 'message', 'The message field must be at least 10 characters', 'يجب ألا يقل حقل الرسالة عن ١٠ أحرف'],
+    ['min:1', 'message', 'The message field must be at least 1 character', 'يجب ألا يقل حقل الرسالة عن حرف واحد'],
+    ['min:2', 'message', 'The message field must be at least 2 characters', 'يجب ألا يقل حقل الرسالة عن حرفين'],
+    ['min:11', 'message', 'The message field must be at least 11 characters', 'يجب ألا يقل حقل الرسالة عن ١١ حرفًا'],
+    ['alpha', 'name', 'The name field must only contain letters', 'يجب أن يحتوي حقل الاسم على حروف فقط'],
+    [
+      'alpha_dash',
+      'name',
+      'The name field must only contain letters, numbers, dashes and underscores',
+      'يجب أن يحتوي حقل الاسم على حروف وأرقام وشرطات فقط',
+    ],
+    [
+      'alpha_spaces',
+      'name',
+      'The name field must only contain letters and spaces',
+      'يجب أن يحتوي حقل الاسم على حروف ومسافات فقط',
+    ],
+    [
+      'numeric',
+      'phone',
+      'The phone number field must only contain digits',
+      'يجب أن يحتوي حقل رقم الهاتف على أرقام فقط',
+    ],
+    ['confirmed', 'email', 'The email field confirmation does not match', 'تأكيد حقل البريد الإلكتروني غير مطابق'],
+    ['in', 'subject', 'The selected subject is invalid', 'القيمة المختارة في حقل الموضوع غير صالحة'],
+  ];
+  for (const [code, fieldName, english, arabic] of cases) {
+    it(`${code}`, () => {
+      expect(translateError(ten, code, fieldName)).toBe(english);
+      expect(translateError(tar, code, fieldName)).toBe(arabic);
+    });
+  }
+  it('phone_number uses the message key must-be-a-valid-phone-number', () => {
+    expect(translateError(ten, 'must-be-a-valid-phone-number', 'phone')).toContain('valid phone number');
     expect(translateError(tar, 'must-be-a-valid-phone-number', 'phone')).toContain('رقم هاتف صالحًا');
+  });
+});
+
+describe('contact form', () => {
+  const valid = {
+    name: 'سالم',
+    email: 'salem@example.ly',
+    subject: 'general',
+    message: 'السلام عليكم، عندي سؤال عن الباقات.',
+  };
+  const errorsOf = (input: Record<string, unknown>) => {
+    const r = contactSchema.safeParse(input);
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
+  };
+  it('accepts a complete message', () => {
+    expect(contactSchema.safeParse(valid).success).toBe(true);
+  });
+  it('checks each field and needs an email or a phone', () => {
+    expect(errorsOf({ ...valid, name: '   ' }).name).toBe('required');
+    expect(errorsOf({ ...valid, subject: 'lottery' }).subject).toBe('in');
+    expect(errorsOf({ ...valid, message: 'قصير' }).message).toBe('min:10');
+    expect(errorsOf({ ...valid, email: '' }).email).toBe('email-or-phone');
+    expect(errorsOf({ ...valid, email: 'not-an-email' }).email).toBe('email');
+    expect(contactSchema.parse({ ...valid, email: '', phone: '+218 (91) 234 5678' }).phone).toBe('+218912345678');
   });
 });

@@ -1,5 +1,6 @@
-// Validation rules of seed §5 as Zod helpers shared by browser and server. Messages are codes
-// ("required", "min:10"), turned into words in the visitor's language by `translateError`.
+// Validation rules of seed §5 as Zod helpers shared by browser and server. A field runs its rules
+// in order and reports only the first that fails. Messages are codes ("required", "min:10"),
+// turned into words in the visitor's language by `translateError`.
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 
@@ -10,32 +11,102 @@ export function latinDigits(value: string): string {
   return value.replace(ARABIC_INDIC, (d) => String(d.charCodeAt(0) & 0xf));
 }
 
-/** Required text: rejects missing, empty and whitespace-only values; trims. */
-export const requiredText = (opts: { min?: number; max: number }) => {
-  // `abort` stops at the first failing rule of the field (seed §5).
-  let s = z.string({ error: 'required' }).trim().min(1, { error: 'required', abort: true });
-  if (opts.min && opts.min > 1) s = s.min(opts.min, { error: `min:${opts.min}`, abort: true });
-  return s.max(opts.max, `max:${opts.max}`);
+/** Empty for `required`: missing, null, false, an empty list, or only white space. */
+export function isBlank(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === false ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+export interface Rule {
+  /** Message code: `required`, `min:8`, `email`, … */
+  code: string;
+  /** Rewrites the value before the check (digits, spaces). */
+  normalise?: (value: unknown) => unknown;
+  check: (value: unknown) => boolean;
+  /** Rewrites the value after a successful check (what the server stores). */
+  output?: (value: unknown) => unknown;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : String(v));
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/** `+` then digits, with optional parentheses and spaces (seed §5). */
+export const PHONE_PATTERN = /^\+[0-9()]{6,24}$/;
+
+export const rules = {
+  required: (): Rule => ({ code: 'required', check: (v) => !isBlank(v) }),
+  min: (n: number): Rule => ({ code: `min:${n}`, check: (v) => [...str(v)].length >= n }),
+  max: (n: number): Rule => ({ code: `max:${n}`, check: (v) => [...str(v)].length <= n }),
+  email: (): Rule => ({ code: 'email', check: (v) => EMAIL.test(str(v)) && str(v).length <= 254 }),
+  /** Letters of any script (Arabic included), with their marks. */
+  alpha: (): Rule => ({ code: 'alpha', check: (v) => /^[\p{L}\p{M}]+$/u.test(str(v)) }),
+  /** Letters, digits, dashes and underscores. */
+  alphaDash: (): Rule => ({ code: 'alpha_dash', check: (v) => /^[\p{L}\p{M}\p{N}_-]+$/u.test(str(v)) }),
+  /** Letters and spaces. */
+  alphaSpaces: (): Rule => ({ code: 'alpha_spaces', check: (v) => /^[\p{L}\p{M}\s]+$/u.test(str(v)) }),
+  /** Digits only; Arabic-Indic and Persian digits are accepted and stored as 0-9. */
+  numeric: (): Rule => ({
+    code: 'numeric',
+    normalise: (v) => latinDigits(str(v)),
+    check: (v) => /^[0-9]+$/.test(str(v)),
+  }),
+  /** One of the listed values. */
+  oneOf: (values: readonly string[]): Rule => ({ code: 'in', check: (v) => values.includes(str(v)) }),
+  /** International number: `+`, digits, optional parentheses; stored as `+` and digits. */
+  phoneNumber: (): Rule => ({
+    code: 'must-be-a-valid-phone-number',
+    normalise: (v) => latinDigits(str(v)).replace(/[\s-]/g, ''),
+    check: (v) => PHONE_PATTERN.test(str(v)) && /^\+\d{6,15}$/.test(str(v).replace(/[()]/g, '')),
+    output: (v) => str(v).replace(/[()]/g, ''),
+  }),
 };
 
-/** Optional text: empty becomes undefined. */
-export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `max:${max}`)
-    .optional()
-    .transform((v) => (v ? v : undefined));
+/**
+ * A form field checked by `list` in order; the first failing rule is the field's only error.
+ * Strings are trimmed. A blank optional field (no `required` rule) becomes undefined.
+ */
+export function field<T = string>(...list: Rule[]) {
+  const required = list.some((r) => r.code === 'required');
+  const schema = z.unknown().transform((input, ctx): T | undefined => {
+    let value: unknown = typeof input === 'string' ? input.trim() : input;
+    if (isBlank(value)) {
+      if (!required) return undefined;
+      ctx.addIssue({ code: 'custom', message: 'required' });
+      return z.NEVER;
+    }
+    for (const rule of list) {
+      if (rule.normalise) value = rule.normalise(value);
+      if (!rule.check(value)) {
+        ctx.addIssue({ code: 'custom', message: rule.code });
+        return z.NEVER;
+      }
+      if (rule.output) value = rule.output(value);
+    }
+    return value as T;
+  });
+  // Optional fields may be absent altogether; required ones report `required` when absent.
+  return required ? schema : schema.optional();
+}
 
-export const emailRule = z.email({ error: 'email' }).max(254, 'max:254');
+/** A field that must be filled in, then checked by `list` in order. */
+export function requiredField<T = string>(...list: Rule[]) {
+  return field<T>(rules.required(), ...list) as unknown as z.ZodType<T, unknown>;
+}
 
-/** `+` then digits with optional parentheses (seed §5); Arabic-Indic digits accepted. */
-export const PHONE_PATTERN = /^\+[0-9() ]{6,24}$/;
-export const phoneRule = z
-  .string()
-  .transform((v) => latinDigits(v).replace(/[\s-]/g, ''))
-  .refine((v) => PHONE_PATTERN.test(v) && /\d{6,}/.test(v.replace(/[()]/g, '')), 'must-be-a-valid-phone-number')
-  .transform((v) => v.replace(/[()]/g, ''));
+/** `confirmed`: `field` must equal `target` (e.g. password_confirmation = password). */
+export function confirmed<T extends Record<string, unknown>>(
+  data: T,
+  field: keyof T & string,
+  target: keyof T & string,
+) {
+  return (ctx: z.RefinementCtx) => {
+    if (data[field] !== data[target]) ctx.addIssue({ code: 'custom', path: [field], message: 'confirmed' });
+  };
+}
 
 /** The words for an error code, naming the field in the same language. */
 export function translateError(t: TFunction, code: string, field: string): string {
