@@ -15,6 +15,7 @@ import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
 import { colorModeManager, colorModeScript, forcedColorMode } from '~/lib/color-mode.ts';
 import { useNonce } from '~/lib/nonce.tsx';
 import { services, tFor } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, cssVariablesResolver, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
 
@@ -26,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     locale,
     origin: config.appUrl ?? url.origin,
     siteTitle: tFor(request)('common:site-title'),
+    user: await currentUser(request, context).then((u) => (u ? { name: u.name } : null)),
     errorTitles: {
       notFound: tFor(request)('errors:page-not-found'),
       other: tFor(request)('errors:internal-server-error'),

@@ -6,6 +6,11 @@ type Locale = 'ar' | 'en';
 function pages(l: Locale): RouteConfigEntry[] {
   const id = (name: string) => `${l}.${name}`;
   return [
+    layout('components/layouts/simple-layout.tsx', { id: id('layout.simple') }, [
+      route('login', 'routes/account/login.tsx', { id: id('login') }),
+      route('register', 'routes/account/register.tsx', { id: id('register') }),
+    ]),
+    route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),
       ...(['faq', 'about', 'terms', 'privacy', 'support'] as const).map((page) =>

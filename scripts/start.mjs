@@ -24,7 +24,11 @@ if (built === 0 || inputs.some((i) => newest(path.join(root, i)) > built)) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const env = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' };
+// The quick start: production build and runtime, plus the demo accounts, unless the operator set
+// NODE_ENV (then SEED_DEMO decides, off by default in production).
+const env = process.env.NODE_ENV
+  ? process.env
+  : { ...process.env, NODE_ENV: 'production', SEED_DEMO: process.env.SEED_DEMO ?? 'true' };
 const child = spawn(process.execPath, ['server/main.ts'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -62,7 +62,7 @@ const envSchema = z.object({
   WEB_CONCURRENCY: intIn(1, 64, 1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: intIn(0, 10, 0),
-  SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   REALTIME_APP_ID: z.string().default('souq'),
   REALTIME_KEY: z.string().default('souq-key'),
   REALTIME_SECRET: z.string().optional(),
@@ -89,7 +89,8 @@ export interface Config {
   webConcurrency: number;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: number;
-  seedDemo: Env['SEED_DEMO'];
+  /** Create the demo accounts (never by default in production). */
+  seedDemo: boolean;
 }
 
 export class ConfigError extends Error {
@@ -135,7 +136,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: e.WEB_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV !== 'production',
   };
 }
 

@@ -2,6 +2,7 @@
 // This module must be part of the server build (never imported from outside it): a context
 // created in another copy of react-router is a different object and `context.get` would fail.
 import { createContext } from 'react-router';
+import type { Auth } from './auth/index.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Logger } from './logger.ts';
@@ -13,6 +14,7 @@ export interface BuildInfo {
 
 export interface AppServices {
   config: Config;
+  auth: Auth;
   database: DatabaseHandle;
   logger: Logger;
   build: BuildInfo;

@@ -4,16 +4,20 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
+import { toNodeHandler } from 'better-auth/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
+import { createAuth } from './auth/index.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
+import { seedPermissions } from './domain/permissions.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
@@ -32,13 +36,21 @@ export interface StartOptions {
 
 const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
 
-/** Migrations, then the catalogue into an empty database. Safe to run at every start. */
-export async function prepareDatabase(database: DatabaseHandle, logger: Logger): Promise<void> {
+/**
+ * Migrations, permissions and roles, the catalogue into an empty database, and the demo accounts
+ * when asked for. Safe to run at every start.
+ */
+export async function prepareDatabase(config: Config, database: DatabaseHandle, logger: Logger): Promise<void> {
   const applied = await migrateToLatest(database.db, database.dialect);
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  await seedPermissions(database.db);
   if (await isDatabaseEmpty(database.db)) {
     const report = await seedCatalogue(database.db);
     logger.info(report, 'empty database: catalogue and cities seeded');
+  }
+  if (config.seedDemo) {
+    const created = await seedDemoAccounts(database.db, createAuth(config, database));
+    if (created.length) logger.info({ created }, 'demo accounts created');
   }
 }
 
@@ -47,7 +59,7 @@ export async function prepare(config: Config = loadConfig()): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.database, { poolSize: 2 });
   try {
-    await prepareDatabase(database, logger);
+    await prepareDatabase(config, database, logger);
   } finally {
     await database.close();
   }
@@ -132,6 +144,9 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   });
 
   app.use(localeRouting());
+  // Better Auth's own endpoints (used by external sign-in callbacks and API clients); it checks
+  // the Origin of state-changing requests itself.
+  app.all('/api/auth/{*rest}', toNodeHandler(services.auth));
   app.use('/api', apiRouter(services));
 
   // Page forms are protected by strict Origin checking (PRODUCT.md §5).
@@ -182,14 +197,14 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const config = opts.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.database);
-  if (!opts.skipPrepare) await prepareDatabase(database, logger);
+  if (!opts.skipPrepare) await prepareDatabase(config, database, logger);
 
   const serverBuild = await loadBuild();
   const build: BuildInfo = {
     id: serverBuild.assets.version,
     time: process.env.SOUQ_BUILD_TIME ?? new Date().toISOString(),
   };
-  const services: AppServices = { config, database, logger, build };
+  const services: AppServices = { config, database, logger, build, auth: createAuth(config, database) };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
   const server = createServer(app);

@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/demo-accounts.ts';
 
 type HttpModule = typeof import('./http.ts');
 
@@ -42,7 +43,11 @@ async function serve(skipPrepare: boolean) {
   const running = await http.start({ config, devMiddleware, skipPrepare });
   const { logger } = running.services;
   if (!cluster.isWorker) {
-    console.log(`\n  Souq is running at ${running.url}  (العربية)  and  ${running.url}/en  (English)\n`);
+    console.log(`\n  Souq is running at ${running.url}  (العربية)  and  ${running.url}/en  (English)`);
+    if (config.seedDemo) {
+      console.log(`  Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}`);
+    }
+    console.log('');
   }
   logger.info({ url: running.url, database: running.services.database.dialect }, 'listening');
   let stopping = false;

@@ -109,6 +109,57 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: Bool;
+  image: string | null;
+  phone_number: string | null;
+  phone_number_verified: Bool;
+  locale: string;
+  city_id: number | null;
+  bio: string | null;
+  show_phone: Bool;
+  is_super_admin: Bool;
+  banned_at: Timestamp | null;
+  ban_reason: string | null;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PermissionsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -118,6 +169,14 @@ export interface Database {
   settings: SettingsTable;
   contact_messages: ContactMessagesTable;
   rate_limits: RateLimitsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  permissions: PermissionsTable;
+  roles: RolesTable;
+  role_permissions: { role_id: number; permission_id: number };
+  user_roles: { user_id: string; role_id: number };
+  user_permissions: { user_id: string; permission_id: number };
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

@@ -1,8 +1,11 @@
 // The JSON API under /api (PRODUCT.md §7). Transport only: parse, call the domain, map the result.
+
+import { fromNodeHeaders } from 'better-auth/node';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
 import type { AppServices } from '../context.ts';
+import { sessionUser } from '../domain/accounts.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
 import { openApiDocument } from './openapi.ts';
@@ -46,6 +49,13 @@ export function apiRouter(services: AppServices): Router {
     res.cookie(XSRF_COOKIE, newXsrfToken(), { sameSite: 'lax', secure: req.secure, path: '/', httpOnly: false });
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
+  });
+
+  // Who is signed in (seed §4): the client asks once per app load.
+  router.get('/is-logged-in', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const user = await sessionUser(services.auth, db, fromNodeHeaders(req.headers));
+    res.json({ logged_in: user !== null, user });
   });
 
   router.get('/taxonomies', async (_req, res) => {

@@ -48,6 +48,24 @@ export function openApiDocument(serverUrl: string) {
           responses: { 204: { description: 'Cookie set' } },
         },
       },
+      '/is-logged-in': {
+        get: {
+          summary: 'Whether the session cookie belongs to a signed-in user, and who',
+          responses: {
+            200: {
+              description: 'Session state',
+              content: json({
+                type: 'object',
+                required: ['logged_in', 'user'],
+                properties: {
+                  logged_in: { type: 'boolean' },
+                  user: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/SessionUser' }] },
+                },
+              }),
+            },
+          },
+        },
+      },
       '/taxonomies': {
         get: {
           summary: 'Active taxonomies in display order, with category and ad counts',
@@ -111,6 +129,20 @@ export function openApiDocument(serverUrl: string) {
           properties: {
             message: { type: 'string', description: 'Translated message' },
             errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+        SessionUser: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string' },
+            email: { type: 'string' },
+            email_verified: { type: 'boolean' },
+            image: { type: ['string', 'null'] },
+            locale: { enum: ['ar', 'en'] },
+            is_super_admin: { type: 'boolean' },
+            permissions: { type: 'array', items: { type: 'string' } },
+            roles: { type: 'array', items: { type: 'string' } },
           },
         },
         Taxonomy: {

@@ -40,7 +40,11 @@ describe('process lifecycle', () => {
             })
             .on('error', reject);
         });
-      for (let i = 0; i < 30 && pids.size < 2; i++) pids.add(await workerPid());
+      // The second worker may still be starting when the first answers /readyz.
+      for (let i = 0; i < 200 && pids.size < 2; i++) {
+        pids.add(await workerPid());
+        if (pids.size < 2) await new Promise((r) => setTimeout(r, 25));
+      }
       expect(pids.size).toBe(2);
       const { data } = await (await fetch(`${server.url}/api/taxonomies`)).json();
       expect(data.length).toBeGreaterThanOrEqual(8);

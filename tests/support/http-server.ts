@@ -10,7 +10,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startBuiltServer();
+  const server = await startBuiltServer({ SEED_DEMO: 'true' });
   project.provide('baseUrl', server.url);
   return async () => {
     await server.stop();

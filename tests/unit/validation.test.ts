@@ -111,7 +111,8 @@ describe('messages in both languages', () => {
       'The phone number field must only contain digits',
       'يجب أن يحتوي حقل رقم الهاتف على أرقام فقط',
     ],
-    ['confirmed', 'email', 'The email field confirmation does not match', 'تأكيد حقل البريد الإلكتروني غير مطابق'],
+    ['confirmed', 'password_confirmation', 'The password confirmation does not match', 'تأكيد كلمة المرور غير مطابق'],
+    ['accepted', 'terms', 'You must accept the terms of use', 'يجب الموافقة على شروط الاستخدام'],
     ['in', 'subject', 'The selected subject is invalid', 'القيمة المختارة في حقل الموضوع غير صالحة'],
   ];
   for (const [code, fieldName, english, arabic] of cases) {

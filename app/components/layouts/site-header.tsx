@@ -1,8 +1,9 @@
 import { ActionIcon, AppShell, Button, Group, TextInput } from '@mantine/core';
-import { IconLogin2, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link } from 'react-router';
 import { useLocale } from '~/lib/use-locale.ts';
+import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
@@ -67,17 +68,7 @@ export function SiteHeader() {
           </Button>
           <LanguageSwitch />
           <ColorModeSwitch />
-          <ActionIcon
-            component={Link}
-            to={to('/login')}
-            variant="default"
-            size={44}
-            radius="xl"
-            aria-label={t('login')}
-            title={t('login')}
-          >
-            <IconLogin2 size={20} aria-hidden className="mirror-rtl" />
-          </ActionIcon>
+          <AccountButton />
         </Group>
       </Group>
       <Group hiddenFrom="sm">

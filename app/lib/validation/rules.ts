@@ -97,6 +97,15 @@ export function requiredField<T = string>(...list: Rule[]) {
   return field<T>(rules.required(), ...list) as unknown as z.ZodType<T, unknown>;
 }
 
+/** A checkbox that must be ticked (terms): anything but a ticked box reports `accepted`. */
+export function acceptedField() {
+  return z.unknown().transform((v, ctx) => {
+    if (v === 'on' || v === 'true' || v === true) return true as const;
+    ctx.addIssue({ code: 'custom', message: 'accepted' });
+    return z.NEVER;
+  });
+}
+
 /** `confirmed`: `field` must equal `target` (e.g. password_confirmation = password). */
 export function confirmed<T extends Record<string, unknown>>(
   data: T,
@@ -112,5 +121,7 @@ export function confirmed<T extends Record<string, unknown>>(
 export function translateError(t: TFunction, code: string, field: string): string {
   const [key, arg] = code.split(':');
   const fieldLabel = t(`validation:fields.${field}`, { defaultValue: field });
-  return t(`validation:${key}`, { field: fieldLabel, count: arg ? Number(arg) : undefined, value: arg });
+  const values = { field: fieldLabel, count: arg ? Number(arg) : undefined, value: arg };
+  // Domain refusals (e.g. email-already-in-use) are worded in the errors namespace.
+  return t(`validation:${key}`, { ...values, defaultValue: t(`errors:${key}`, values) });
 }

@@ -1,28 +1,16 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import {
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { CONTACT_SUBJECTS, contactSchema } from '~/lib/validation/contact.ts';
-import { translateError } from '~/lib/validation/rules.ts';
 import { submitContactMessage } from '../../../server/domain/contact.ts';
-import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
 import type { Route } from './+types/contact';
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -35,26 +23,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: contactSchema });
   if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
   const info = requestInfo(context);
-  try {
-    await submitContactMessage(db(context), submission.value, {
-      ip: info.ip,
-      userAgent: info.userAgent,
-      locale: localeOf(request),
-    });
-  } catch (error) {
-    if (error instanceof TooManyRequests) {
-      const minutes = Math.ceil(error.retryAfter / 60);
-      return data(
-        { result: submission.reply({ formErrors: [`too-many:${minutes}`] }), sent: false },
-        { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
-      );
-    }
-    if (error instanceof Invalid) {
-      return data({ result: submission.reply({ fieldErrors: error.errors }), sent: false }, { status: 422 });
-    }
-    throw error;
-  }
-  return { result: submission.reply({ resetForm: true }), sent: true };
+  return replyOnRefusal(
+    (opts) => submission.reply(opts),
+    async () => {
+      await submitContactMessage(db(context), submission.value, {
+        ip: info.ip,
+        userAgent: info.userAgent,
+        locale: localeOf(request),
+      });
+      return { result: submission.reply({ resetForm: true }), sent: true };
+    },
+  );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
@@ -64,18 +43,17 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const { to } = useLocale();
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    lastResult: actionData?.sent ? undefined : actionData?.result,
+    id: 'contact-form',
+    lastResult: actionData && 'sent' in actionData && actionData.sent ? undefined : actionData?.result,
     constraint: undefined,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onBlur',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
   });
-  const err = (name: keyof typeof fields) => {
-    const code = fields[name].errors?.[0];
-    return code ? translateError(t, code, name) : undefined;
-  };
+  const fieldError = useFieldError();
+  const err = (name: keyof typeof fields) => fieldError(fields[name]);
 
-  if (actionData?.sent) {
+  if (actionData && 'sent' in actionData && actionData.sent) {
     return (
       <Paper withBorder radius="lg" p="xl" maw={640} mx="auto" role="status">
         <Stack align="center" ta="center" gap="sm">
@@ -97,19 +75,11 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
     );
   }
 
-  const formError = form.errors?.[0];
-  const [formErrorKey, formErrorArg] = formError?.split(':') ?? [];
   return (
     <Stack gap="md" maw={640} mx="auto">
       <Title order={1}>{t('title')}</Title>
       <Text c="dimmed">{t('intro')}</Text>
-      {formError ? (
-        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-          {formErrorKey === 'too-many'
-            ? t('errors:too-many-requests-minutes', { count: Number(formErrorArg) })
-            : t('errors:internal')}
-        </Alert>
-      ) : null}
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
           <TextInput

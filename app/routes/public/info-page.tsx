@@ -16,10 +16,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = routeMeta;
 
-export function headers() {
-  return { 'Cache-Control': 'public, max-age=300, stale-while-revalidate=3600' };
-}
-
 export default function InfoPageRoute({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
   return (

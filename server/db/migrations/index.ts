@@ -1,6 +1,8 @@
 // The one migration set, in order. Each module exports `name` and `up(db, dialect)`.
 
 import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_accounts.ts';
+import * as m0003 from './0003_permissions.ts';
 import type { Migration } from './helpers.ts';
 
-export const migrations: Migration[] = [m0001];
+export const migrations: Migration[] = [m0001, m0002, m0003];

@@ -1,0 +1,45 @@
+// Shared by form actions (sign-in, registration, contact): turn domain results into responses.
+import { data, redirect } from 'react-router';
+import { localizePath } from '~/i18n/config.ts';
+import { localeOf } from '~/lib/route.server.ts';
+import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
+import { safeLocalPath } from '../../server/http/locale.ts';
+
+/** Where to go after signing in: a local `redirect=` target, else the home page of the locale. */
+export function afterAuthTarget(request: Request, requested: string | undefined | null): string {
+  return safeLocalPath(requested ?? '', localizePath('/', localeOf(request)));
+}
+
+export function redirectWithCookies(target: string, cookies: string[]): Response {
+  const headers = new Headers();
+  for (const c of cookies) headers.append('Set-Cookie', c);
+  return redirect(target, { headers });
+}
+
+/**
+ * Runs an auth step; a domain refusal becomes the form's reply: field errors go to the form
+ * library (422), a form-wide refusal (`invalid-credential`, `too-many:<minutes>` with 429) is
+ * returned beside it as `formError`. Form-level errors stay out of Conform's result: a server
+ * form error there would keep blocking the next submission.
+ */
+export async function replyOnRefusal<R, T>(
+  reply: (opts: { fieldErrors?: Record<string, string[]> }) => R,
+  work: () => Promise<T>,
+) {
+  type Refusal = { result: R; formError: string | undefined };
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof TooManyRequests) {
+      return data<Refusal>(
+        { result: reply({}), formError: `too-many:${Math.ceil(error.retryAfter / 60)}` },
+        { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
+      );
+    }
+    if (error instanceof Invalid) {
+      const { form, ...fieldErrors } = error.errors;
+      return data<Refusal>({ result: reply({ fieldErrors }), formError: form?.[0] }, { status: 422 });
+    }
+    throw error;
+  }
+}

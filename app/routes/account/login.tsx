@@ -1,0 +1,100 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { requireGuest } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { loginSchema } from '~/lib/validation/accounts.ts';
+import { signIn } from '../../../server/domain/accounts.ts';
+import type { Route } from './+types/login';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireGuest(request, context);
+  const t = tFor(request);
+  return { meta: { title: t('auth:login.title'), description: t('auth:login.description') } };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireGuest(request, context);
+  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
+  const input = submission.value;
+  return replyOnRefusal(
+    (opts) => submission.reply(opts),
+    async () => {
+      const cookies = await signIn(
+        services(context).auth,
+        db(context),
+        { email: input.email, password: input.password, remember: input.remember === 'on' },
+        { ip: requestInfo(context).ip, headers: request.headers },
+      );
+      return redirectWithCookies(afterAuthTarget(request, input.redirect), cookies);
+    },
+  );
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function LoginPage({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('auth');
+  const { to } = useLocale();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const fieldError = useFieldError();
+  const [form, fields] = useForm({
+    id: 'login-form',
+    lastResult: actionData?.result,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const redirectTo = params.get('redirect') ?? '';
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('login.title')}
+      </Title>
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <input type="hidden" name="redirect" value={redirectTo} />
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.email, { type: 'email' })}
+            key={fields.email.key}
+            label={t('fields.email')}
+            autoComplete="username"
+            dir="ltr"
+            error={fieldError(fields.email)}
+            withAsterisk
+          />
+          <PasswordInput
+            {...getInputProps(fields.password, { type: 'password' })}
+            key={fields.password.key}
+            label={t('fields.password')}
+            autoComplete="current-password"
+            error={fieldError(fields.password)}
+            withAsterisk
+          />
+          <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />
+          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </Form>
+      <Text size="sm" ta="center">
+        {t('login.no-account')}{' '}
+        <Anchor
+          component={Link}
+          to={`${to('/register')}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
+        >
+          {t('login.register-link')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,132 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
+import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { requireGuest } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { registerSchema } from '~/lib/validation/accounts.ts';
+import { register } from '../../../server/domain/accounts.ts';
+import type { Route } from './+types/register';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireGuest(request, context);
+  const t = tFor(request);
+  return { meta: { title: t('auth:register.title'), description: t('auth:register.description') } };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireGuest(request, context);
+  const hideFields = ['password', 'password_confirmation'];
+  const submission = parseWithZod(await request.formData(), { schema: registerSchema });
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
+  const input = submission.value;
+  return replyOnRefusal(
+    (opts) => submission.reply({ ...opts, hideFields }),
+    async () => {
+      const cookies = await register(
+        services(context).auth,
+        db(context),
+        { name: input.name, email: input.email, password: input.password, locale: localeOf(request) },
+        { ip: requestInfo(context).ip, headers: request.headers },
+      );
+      return redirectWithCookies(afterAuthTarget(request, input.redirect), cookies);
+    },
+  );
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function RegisterPage({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('auth');
+  const { to } = useLocale();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const fieldError = useFieldError();
+  const [form, fields] = useForm({
+    id: 'register-form',
+    lastResult: actionData?.result,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+  });
+  const redirectTo = params.get('redirect') ?? '';
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('register.title')}
+      </Title>
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <input type="hidden" name="redirect" value={redirectTo} />
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.name, { type: 'text' })}
+            key={fields.name.key}
+            label={t('fields.name')}
+            autoComplete="name"
+            error={fieldError(fields.name)}
+            withAsterisk
+          />
+          <TextInput
+            {...getInputProps(fields.email, { type: 'email' })}
+            key={fields.email.key}
+            label={t('fields.email')}
+            autoComplete="email"
+            dir="ltr"
+            error={fieldError(fields.email)}
+            withAsterisk
+          />
+          <PasswordInput
+            {...getInputProps(fields.password, { type: 'password' })}
+            key={fields.password.key}
+            label={t('fields.password')}
+            description={t('register.password-hint')}
+            autoComplete="new-password"
+            error={fieldError(fields.password)}
+            withAsterisk
+          />
+          <PasswordInput
+            {...getInputProps(fields.password_confirmation, { type: 'password' })}
+            key={fields.password_confirmation.key}
+            label={t('fields.password_confirmation')}
+            autoComplete="new-password"
+            error={fieldError(fields.password_confirmation)}
+            withAsterisk
+          />
+          <Checkbox
+            name="terms"
+            value="on"
+            error={fieldError(fields.terms)}
+            label={
+              <Trans
+                t={t}
+                i18nKey="register.terms"
+                components={{
+                  terms: <Anchor component={Link} to={to('/terms')} />,
+                  privacy: <Anchor component={Link} to={to('/privacy')} />,
+                }}
+              />
+            }
+          />
+          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
+            {t('register.submit')}
+          </Button>
+        </Stack>
+      </Form>
+      <Text size="sm" ta="center">
+        {t('register.have-account')}{' '}
+        <Anchor
+          component={Link}
+          to={`${to('/login')}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
+        >
+          {t('register.login-link')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

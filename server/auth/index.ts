@@ -1,0 +1,75 @@
+// Better Auth on the shared Kysely instance (DESIGN.md): email + password sign-in, database
+// sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
+// field names are mapped here.
+import { betterAuth } from 'better-auth';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/index.ts';
+
+const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** Passwords: Better Auth's scrypt (N=16384, r=16, p=1, 64-byte key, random 16-byte salt); see ADR 0005. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const SESSION_DAYS = 30;
+
+export function createAuth(config: Config, database: DatabaseHandle) {
+  return betterAuth({
+    appName: 'Souq',
+    database: { db: database.db, type: database.dialect, casing: 'snake' },
+    secret: config.authSecret,
+    baseURL: config.appUrl ?? `http://localhost:${config.port}`,
+    basePath: '/api/auth',
+    telemetry: { enabled: false },
+    user: {
+      modelName: 'users',
+      fields: { emailVerified: 'email_verified', ...timestamps },
+      additionalFields: {
+        locale: { type: 'string', required: false, defaultValue: 'ar', input: true },
+        is_super_admin: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
+    },
+    session: {
+      modelName: 'sessions',
+      expiresIn: SESSION_DAYS * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+      fields: {
+        expiresAt: 'expires_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        userId: 'user_id',
+        ...timestamps,
+      },
+    },
+    account: {
+      modelName: 'accounts',
+      fields: {
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        userId: 'user_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        ...timestamps,
+      },
+    },
+    verification: { modelName: 'verifications', fields: { expiresAt: 'expires_at', ...timestamps } },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: true,
+    },
+    // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.
+    rateLimit: { enabled: config.isProduction, window: 60, max: 60 },
+    advanced: {
+      cookiePrefix: 'souq',
+      useSecureCookies: config.appUrl?.startsWith('https://') ?? false,
+      ipAddress: { ipAddressHeaders: config.trustProxy > 0 ? ['x-forwarded-for'] : [] },
+    },
+    trustedOrigins: config.appUrl ? [config.appUrl] : [],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

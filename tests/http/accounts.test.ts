@@ -1,0 +1,193 @@
+// Accounts over real HTTP against the built server (demo accounts seeded).
+import { describe, expect, inject, it } from 'vitest';
+
+const base = inject('baseUrl');
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+/** A tiny cookie jar over fetch. */
+function browser() {
+  const jar = new Map<string, string>();
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const store = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim())) || value === '';
+      if (expired) jar.delete(name);
+      else jar.set(name, value);
+    }
+  };
+  return {
+    jar,
+    async get(path: string) {
+      const res = await fetch(base + path, {
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER, cookie: cookieHeader() },
+      });
+      store(res);
+      return res;
+    },
+    async post(path: string, form: Record<string, string>, origin = base) {
+      const res = await fetch(base + path, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'user-agent': BROWSER,
+          cookie: cookieHeader(),
+          origin,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams(form).toString(),
+      });
+      store(res);
+      return res;
+    },
+    async whoami() {
+      return (await this.get('/api/is-logged-in')).json() as Promise<{
+        logged_in: boolean;
+        user:
+          | null
+          | ({ email: string; is_super_admin: boolean; permissions: string[]; roles: string[] } & Record<
+              string,
+              unknown
+            >);
+      }>;
+    },
+  };
+}
+
+const unique = () => `member-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
+
+describe('registration', () => {
+  it('creates an account, signs it in and answers is-logged-in', async () => {
+    const b = browser();
+    expect(await b.whoami()).toEqual({ logged_in: false, user: null });
+    const email = unique();
+    const res = await b.post('/en/register', {
+      name: 'Nour',
+      email,
+      password: 'a-good-passphrase',
+      password_confirmation: 'a-good-passphrase',
+      terms: 'on',
+      redirect: '/en/faq',
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/en/faq');
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('souq.session_token='));
+    expect(cookie).toMatch(/HttpOnly/);
+    const me = await b.whoami();
+    expect(me.logged_in).toBe(true);
+    expect(me.user).toMatchObject({ email, name: 'Nour', is_super_admin: false, permissions: [], locale: 'en' });
+    expect(JSON.stringify(me)).not.toMatch(/password|scrypt|hash/i);
+  });
+
+  it('refuses bad input with translated errors and creates nothing', async () => {
+    const b = browser();
+    const email = unique();
+    const res = await b.post('/en/register', {
+      name: 'N',
+      email,
+      password: 'short',
+      password_confirmation: 'other',
+      terms: '',
+    });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('The name field must be at least 2 characters');
+    expect(html).toContain('The password field must be at least 8 characters');
+    expect(html).toContain('You must accept the terms of use');
+    const login = await b.post('/en/login', { email, password: 'short' });
+    expect(login.status).toBe(422);
+  });
+
+  it('tells a taken email apart only at registration', async () => {
+    const res = await browser().post('/register', {
+      name: 'سالم',
+      email: 'user@souq.test',
+      password: 'another-passphrase',
+      password_confirmation: 'another-passphrase',
+      terms: 'on',
+    });
+    expect(res.status).toBe(422);
+    expect(await res.text()).toContain('هذا البريد الإلكتروني مسجّل بحساب آخر');
+  });
+});
+
+describe('sign-in and sign-out', () => {
+  it('gives the same answer for an unknown email and a wrong password', async () => {
+    const a = await browser().post('/en/login', { email: 'nobody@example.ly', password: 'password123' });
+    const b = await browser().post('/en/login', { email: 'user@souq.test', password: 'not-the-password' });
+    expect(a.status).toBe(422);
+    expect(b.status).toBe(422);
+    const message = 'The email or password is not correct.';
+    expect(await a.text()).toContain(message);
+    expect(await b.text()).toContain(message);
+  });
+
+  it('signs in with a new session id each time and signs out server-side', async () => {
+    const b = browser();
+    const first = await b.post('/en/login', { email: 'moderator@souq.test', password: 'password123', remember: 'on' });
+    expect(first.status).toBe(302);
+    const firstToken = b.jar.get('souq.session_token');
+    const me = await b.whoami();
+    expect(me.user).toMatchObject({ email: 'moderator@souq.test', roles: ['moderator'] });
+    expect(me.user?.permissions).toContain('approve-ads');
+
+    const second = browser();
+    second.jar.set('souq.session_token', firstToken as string);
+    await second.post('/en/logout', {});
+    const again = browser();
+    await again.post('/en/login', { email: 'moderator@souq.test', password: 'password123' });
+    expect(again.jar.get('souq.session_token')).not.toBe(firstToken);
+
+    // The first session was ended on the server: its cookie no longer works anywhere.
+    const replay = browser();
+    replay.jar.set('souq.session_token', firstToken as string);
+    expect((await replay.whoami()).logged_in).toBe(false);
+  });
+
+  it('knows the super admin', async () => {
+    const b = browser();
+    await b.post('/login', { email: 'admin@souq.test', password: 'password123' });
+    expect((await b.whoami()).user).toMatchObject({ is_super_admin: true });
+  });
+
+  it('goes back to a local redirect target only', async () => {
+    const b = browser();
+    const ok = await b.post('/en/login', { email: 'user@souq.test', password: 'password123', redirect: '/en/contact' });
+    expect(ok.headers.get('location')).toBe('/en/contact');
+    for (const evil of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
+      const res = await browser().post('/en/login', {
+        email: 'user@souq.test',
+        password: 'password123',
+        redirect: evil,
+      });
+      expect(res.headers.get('location')).toBe('/en');
+    }
+  });
+
+  it('sends signed-in users away from the login and register pages', async () => {
+    const b = browser();
+    await b.post('/en/login', { email: 'user@souq.test', password: 'password123' });
+    expect((await b.get('/en/login')).headers.get('location')).toBe('/en');
+    expect((await b.get('/register')).headers.get('location')).toBe('/');
+  });
+
+  it('refuses sign-in posts from another origin', async () => {
+    const res = await browser().post(
+      '/en/login',
+      { email: 'user@souq.test', password: 'password123' },
+      'https://evil.example',
+    );
+    expect(res.status).toBe(419);
+  });
+
+  it('never signs out on a GET', async () => {
+    const b = browser();
+    await b.post('/en/login', { email: 'user@souq.test', password: 'password123' });
+    await b.get('/en/logout');
+    expect((await b.whoami()).logged_in).toBe(true);
+  });
+});
