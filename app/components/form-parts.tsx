@@ -1,7 +1,10 @@
-import type { FieldMetadata } from '@conform-to/react';
-import { Alert } from '@mantine/core';
+import { type FieldMetadata, type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { z } from 'zod';
 import { translateError } from '~/lib/validation/rules.ts';
 
 /** The translated first error of a field, or undefined. */
@@ -29,5 +32,45 @@ export function FormError({ code }: { code: unknown }) {
     <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
       {text}
     </Alert>
+  );
+}
+
+/**
+ * A Conform form validated by the same Zod schema as the server: on blur and change in the browser,
+ * always on the server; `lastResult` is the action's reply.
+ */
+export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+  id: string,
+  schema: Schema,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+) {
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id,
+    lastResult,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
+/** "No account yet? Create one" under the sign-in and registration forms, keeping `redirect=`. */
+export function SwitchFormLink({
+  question,
+  label,
+  to,
+  redirectTo,
+}: {
+  question: string;
+  label: string;
+  to: string;
+  redirectTo: string;
+}) {
+  return (
+    <Text size="sm" ta="center">
+      {question}{' '}
+      <Anchor component={Link} to={`${to}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}>
+        {label}
+      </Anchor>
+    </Text>
   );
 }

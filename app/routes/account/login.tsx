@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
-import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -22,10 +22,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request, context);
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
+  if (submission.status !== 'success')
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 422 });
   const input = submission.value;
   return replyOnRefusal(
-    (opts) => submission.reply(opts),
+    (opts) => submission.reply({ ...opts, hideFields: ['password'] }),
     async () => {
       const cookies = await signIn(
         services(context).auth,
@@ -46,13 +47,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const fieldError = useFieldError();
-  const [form, fields] = useForm({
-    id: 'login-form',
-    lastResult: actionData?.result,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-  });
+  const [form, fields] = useValidatedForm('login-form', loginSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
   return (
     <Stack gap="md">
@@ -86,15 +81,12 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           </Button>
         </Stack>
       </Form>
-      <Text size="sm" ta="center">
-        {t('login.no-account')}{' '}
-        <Anchor
-          component={Link}
-          to={`${to('/register')}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
-        >
-          {t('login.register-link')}
-        </Anchor>
-      </Text>
+      <SwitchFormLink
+        question={t('login.no-account')}
+        label={t('login.register-link')}
+        to={to('/register')}
+        redirectTo={redirectTo}
+      />
     </Stack>
   );
 }

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
-import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -47,13 +47,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const fieldError = useFieldError();
-  const [form, fields] = useForm({
-    id: 'register-form',
-    lastResult: actionData?.result,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-  });
+  const [form, fields] = useValidatedForm('register-form', registerSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
   return (
     <Stack gap="md">
@@ -118,15 +112,12 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
           </Button>
         </Stack>
       </Form>
-      <Text size="sm" ta="center">
-        {t('register.have-account')}{' '}
-        <Anchor
-          component={Link}
-          to={`${to('/login')}${redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : ''}`}
-        >
-          {t('register.login-link')}
-        </Anchor>
-      </Text>
+      <SwitchFormLink
+        question={t('register.have-account')}
+        label={t('register.login-link')}
+        to={to('/login')}
+        redirectTo={redirectTo}
+      />
     </Stack>
   );
 }

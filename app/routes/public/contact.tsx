@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
-import { FormError, useFieldError } from '~/components/form-parts.tsx';
+import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
@@ -42,18 +42,12 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('contact');
   const { to } = useLocale();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: 'contact-form',
-    lastResult: actionData && 'sent' in actionData && actionData.sent ? undefined : actionData?.result,
-    constraint: undefined,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
-  });
+  const sent = !!actionData && 'sent' in actionData && actionData.sent;
+  const [form, fields] = useValidatedForm('contact-form', contactSchema, sent ? undefined : actionData?.result);
   const fieldError = useFieldError();
   const err = (name: keyof typeof fields) => fieldError(fields[name]);
 
-  if (actionData && 'sent' in actionData && actionData.sent) {
+  if (sent) {
     return (
       <Paper withBorder radius="lg" p="xl" maw={640} mx="auto" role="status">
         <Stack align="center" ta="center" gap="sm">
