@@ -9,6 +9,9 @@ function pages(l: Locale): RouteConfigEntry[] {
     layout('components/layouts/simple-layout.tsx', { id: id('layout.simple') }, [
       route('login', 'routes/account/login.tsx', { id: id('login') }),
       route('register', 'routes/account/register.tsx', { id: id('register') }),
+      route('account/forget-password', 'routes/account/forget-password.tsx', { id: id('forget-password') }),
+      route('account/reset-password', 'routes/account/reset-password.tsx', { id: id('reset-password') }),
+      route('account/email-verification', 'routes/account/email-verification.tsx', { id: id('email-verification') }),
     ]),
     route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [

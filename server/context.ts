@@ -6,6 +6,7 @@ import type { Auth } from './auth/index.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Logger } from './logger.ts';
+import type { Mailer } from './mail/index.ts';
 
 export interface BuildInfo {
   id: string;
@@ -15,6 +16,7 @@ export interface BuildInfo {
 export interface AppServices {
   config: Config;
   auth: Auth;
+  mailer: Mailer;
   database: DatabaseHandle;
   logger: Logger;
   build: BuildInfo;

@@ -22,6 +22,7 @@ import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMailer } from './mail/index.ts';
 
 export interface StartOptions {
   /** Vite's dev middleware (development only). */
@@ -49,7 +50,9 @@ export async function prepareDatabase(config: Config, database: DatabaseHandle, 
     logger.info(report, 'empty database: catalogue and cities seeded');
   }
   if (config.seedDemo) {
-    const created = await seedDemoAccounts(database.db, createAuth(config, database));
+    // Demo accounts are created verified: no mail is sent for them.
+    const quiet = { send: async () => {} };
+    const created = await seedDemoAccounts(database.db, createAuth(config, database, quiet));
     if (created.length) logger.info({ created }, 'demo accounts created');
   }
 }
@@ -204,7 +207,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     id: serverBuild.assets.version,
     time: process.env.SOUQ_BUILD_TIME ?? new Date().toISOString(),
   };
-  const services: AppServices = { config, database, logger, build, auth: createAuth(config, database) };
+  const mailer = createMailer(config, logger);
+  const services: AppServices = { config, database, logger, build, mailer, auth: createAuth(config, database, mailer) };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
   const server = createServer(app);

@@ -2,8 +2,11 @@
 // sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
 // field names are mapped here.
 import { betterAuth } from 'better-auth';
+import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
+import type { Mailer } from '../mail/index.ts';
+import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 
 const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
@@ -12,7 +15,14 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const SESSION_DAYS = 30;
 
-export function createAuth(config: Config, database: DatabaseHandle) {
+/** Links in mails lead to our own pages, in the member's language, carrying the token. */
+export const LINK_TTL_SECONDS = 60 * 60;
+
+export function createAuth(config: Config, database: DatabaseHandle, mailer: Mailer) {
+  const baseUrl = config.appUrl ?? `http://localhost:${config.port}`;
+  const localeOfUser = (user: { locale?: unknown }): Locale => (isLocale(user.locale) ? user.locale : 'ar');
+  const link = (page: string, locale: Locale, token: string) =>
+    `${baseUrl}${localizePath(page, locale)}?token=${encodeURIComponent(token)}`;
   return betterAuth({
     appName: 'Souq',
     database: { db: database.db, type: database.dialect, casing: 'snake' },
@@ -60,6 +70,26 @@ export function createAuth(config: Config, database: DatabaseHandle) {
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
       autoSignIn: true,
+      resetPasswordTokenExpiresIn: LINK_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        const locale = localeOfUser(user as { locale?: unknown });
+        await mailer.send(
+          resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      // A mailed link never signs anyone in: a forwarded or leaked mail must not open the account.
+      autoSignInAfterVerification: false,
+      expiresIn: LINK_TTL_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => {
+        const locale = localeOfUser(user as { locale?: unknown });
+        await mailer.send(
+          verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)),
+        );
+      },
     },
     // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.
     rateLimit: { enabled: config.isProduction, window: 60, max: 60 },

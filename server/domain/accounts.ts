@@ -110,3 +110,61 @@ export async function signOut(auth: Auth, headers: Headers): Promise<string[]> {
   const result = await auth.api.signOut({ headers, returnHeaders: true });
   return result.headers.getSetCookie();
 }
+
+export const RESET_LIMITS = {
+  perAddress: { name: 'reset-ip', limit: 10, windowSeconds: 60 * 60 },
+  perAccount: { name: 'reset-account', limit: 3, windowSeconds: 60 * 60 },
+} as const;
+export const VERIFY_RESEND_LIMITS = {
+  perAddress: { name: 'verify-ip', limit: 10, windowSeconds: 60 * 60 },
+  /** The cool-down between two verification mails to one address. */
+  perAccount: { name: 'verify-account', limit: 1, windowSeconds: 60 },
+} as const;
+
+const TOKEN_CODES = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'EXPIRED_TOKEN', 'INVALID_VERIFICATION_TOKEN']);
+
+/**
+ * Sends a reset link when the email has an account. The caller always says "if an account
+ * exists, a link is on its way", so the answer does not reveal who is a member.
+ */
+export async function requestPasswordReset(auth: Auth, db: DB, email: string, meta: AuthMeta): Promise<void> {
+  await hitRateLimit(db, RESET_LIMITS.perAddress, meta.ip || 'unknown');
+  await hitRateLimit(db, RESET_LIMITS.perAccount, email.toLowerCase());
+  await auth.api.requestPasswordReset({ body: { email }, headers: meta.headers });
+}
+
+/** Sets a new password with a mailed token; every session of the account is ended. */
+export async function resetPassword(auth: Auth, token: string, newPassword: string): Promise<void> {
+  try {
+    await auth.api.resetPassword({ body: { token, newPassword } });
+  } catch (error) {
+    if (TOKEN_CODES.has(authCode(error) ?? '')) throw new Invalid({ form: ['invalid-action-code'] });
+    throw error;
+  }
+}
+
+/** Confirms an email with a mailed token (valid one hour). It does not sign anyone in. */
+export async function verifyEmail(auth: Auth, token: string, headers: Headers): Promise<void> {
+  try {
+    await auth.api.verifyEmail({ query: { token }, headers });
+  } catch (error) {
+    const status = (error as { status?: unknown })?.status;
+    if (TOKEN_CODES.has(authCode(error) ?? '') || status === 'UNAUTHORIZED' || status === 'BAD_REQUEST') {
+      throw new Invalid({ form: ['invalid-action-code'] });
+    }
+    throw error;
+  }
+}
+
+/** Sends the verification mail again (one per minute per address). Silent for unknown emails. */
+export async function resendVerification(auth: Auth, db: DB, email: string, meta: AuthMeta): Promise<void> {
+  await hitRateLimit(db, VERIFY_RESEND_LIMITS.perAddress, meta.ip || 'unknown');
+  await hitRateLimit(db, VERIFY_RESEND_LIMITS.perAccount, email.toLowerCase());
+  const user = await db
+    .selectFrom('users')
+    .select(['email_verified'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  if (!user || toBool(user.email_verified)) return;
+  await auth.api.sendVerificationEmail({ body: { email }, headers: meta.headers });
+}

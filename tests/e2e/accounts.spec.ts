@@ -1,7 +1,16 @@
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { waitForMail } from '../support/smtp-capture.ts';
 import { expectAccessible, open } from './support/helpers.ts';
 
-test('register, log out, log in again @phone', async ({ page }) => {
+/** The e2e server has no SMTP_URL: its mails are files in DATA_DIR/mail. */
+const mailDir = path.join(process.env.E2E_DATA_DIR as string, 'mail');
+const localPart = (link: string) => {
+  const u = new URL(link);
+  return u.pathname + u.search;
+};
+
+test('register, confirm the email, log out, log in, reset the password @phone', async ({ page }) => {
   const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
   await open(page, '/en/register');
   await expectAccessible(page);
@@ -19,6 +28,13 @@ test('register, log out, log in again @phone', async ({ page }) => {
   await expect(page).toHaveURL(/\/en$/);
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
 
+  // The confirmation link arrives by mail.
+  const verify = await waitForMail(mailDir, email, /Confirm your email/);
+  await open(page, localPart(verify.links.find((l) => l.includes('email-verification')) as string));
+  await expect(page.getByRole('heading', { name: 'Your email is confirmed' })).toBeVisible();
+  await expectAccessible(page);
+  await open(page, '/en');
+
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
 
@@ -30,6 +46,25 @@ test('register, log out, log in again @phone', async ({ page }) => {
   await expect(page.getByRole('alert')).toContainText('The email or password is not correct.');
   await expectAccessible(page);
   await page.locator('input[name="password"]').fill('a-long-passphrase');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+
+  // Forgotten password: a link by mail, a new password, then in with it.
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await open(page, '/en/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await expect(page.getByRole('status')).toContainText('If an account uses this email');
+  const reset = await waitForMail(mailDir, email, /Reset your Souq password/);
+  await open(page, localPart(reset.links.find((l) => l.includes('reset-password')) as string));
+  await expectAccessible(page);
+  await page.locator('input[name="password"]').fill('a-newer-passphrase');
+  await page.locator('input[name="password_confirmation"]').fill('a-newer-passphrase');
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await expect(page.getByRole('status')).toContainText('Your password has been changed');
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[name="password"]').fill('a-newer-passphrase');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
 });

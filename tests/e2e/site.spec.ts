@@ -147,7 +147,9 @@ test('a newer build turns the next navigation into a full page load', async ({ p
   const polled = page.waitForResponse((r) => r.url().includes('/builds/latest.json'));
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await polled;
+  const fullLoad = page.waitForEvent('load');
   await page.getByRole('link', { name: 'About us' }).click();
+  await fullLoad;
   await expect(page).toHaveURL(/\/en\/about$/);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   expect(await marker()).toBe(false);

@@ -1,7 +1,9 @@
 // Accounts over real HTTP against the built server (demo accounts seeded).
 import { describe, expect, inject, it } from 'vitest';
+import { readMails, waitForMail } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
+const mailDir = inject('mailDir');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
 /** A tiny cookie jar over fetch. */
@@ -189,5 +191,118 @@ describe('sign-in and sign-out', () => {
     await b.post('/en/login', { email: 'user@souq.test', password: 'password123' });
     await b.get('/en/logout');
     expect((await b.whoami()).logged_in).toBe(true);
+  });
+});
+
+/** The path and query of a mailed link (the server's own origin in tests is localhost:PORT). */
+const localPart = (link: string) => {
+  const u = new URL(link);
+  return u.pathname + u.search;
+};
+
+async function registerMember(b: ReturnType<typeof browser>, locale: 'en' | 'ar' = 'en') {
+  const email = unique();
+  const res = await b.post(locale === 'en' ? '/en/register' : '/register', {
+    name: 'Huda',
+    email,
+    password: 'first-passphrase',
+    password_confirmation: 'first-passphrase',
+    terms: 'on',
+  });
+  expect(res.status).toBe(302);
+  return email;
+}
+
+describe('email verification', () => {
+  it('mails a link in the member’s language that confirms the email and signs in', async () => {
+    const b = browser();
+    const email = await registerMember(b);
+    expect((await b.whoami()).user).toMatchObject({ email, email_verified: false });
+    const mail = await waitForMail(mailDir, email, /Confirm your email/);
+    expect(mail.body).toContain('Hello Huda,');
+    const link = mail.links.find((l) => l.includes('/en/account/email-verification?token='));
+    expect(link).toBeDefined();
+
+    const visitor = browser();
+    const res = await visitor.get(localPart(link as string));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Your email is confirmed');
+    // The link confirms; it does not sign in whoever holds it.
+    expect((await visitor.whoami()).logged_in).toBe(false);
+    expect((await b.whoami()).user).toMatchObject({ email, email_verified: true });
+
+    const forged = await browser().get(`/en/account/email-verification?token=${'x'.repeat(40)}`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('This link or code is not valid or was already used.');
+  });
+
+  it('resends at most once a minute and never for unknown or verified emails', async () => {
+    const b = browser();
+    const email = await registerMember(b);
+    await waitForMail(mailDir, email, /Confirm your email/);
+    const count = () => readMails(mailDir).filter((m) => m.to === email).length;
+    const before = count();
+    const first = await browser().post('/en/account/email-verification', { email });
+    expect(first.status).toBe(200);
+    await waitForMail(mailDir, email, /Confirm your email/);
+    const second = await browser().post('/en/account/email-verification', { email });
+    expect(second.status).toBe(429);
+    expect(await second.text()).toMatch(/Too many attempts\. Try again in 1 minute\./);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(count()).toBe(before + 1);
+    const unknown = await browser().post('/en/account/email-verification', { email: 'nobody-here@example.ly' });
+    expect(unknown.status).toBe(200);
+    expect(readMails(mailDir).some((m) => m.to === 'nobody-here@example.ly')).toBe(false);
+  });
+});
+
+describe('password reset', () => {
+  it('resets by mailed link, ends every session, and the link works once', async () => {
+    const member = browser();
+    const email = await registerMember(member);
+    const res = await browser().post('/en/account/forget-password', { email });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('If an account uses this email, we have sent it a link');
+    const mail = await waitForMail(mailDir, email, /Reset your Souq password/);
+    const link = mail.links.find((l) => l.includes('/en/account/reset-password?token=')) as string;
+    const token = new URL(link).searchParams.get('token') as string;
+
+    const page = await browser().get(localPart(link));
+    expect(page.status).toBe(200);
+    const mismatch = await browser().post(localPart(link), {
+      token,
+      password: 'second-passphrase',
+      password_confirmation: 'other',
+    });
+    expect(mismatch.status).toBe(422);
+    expect(await mismatch.text()).toContain('The password confirmation does not match');
+
+    const done = await browser().post(localPart(link), {
+      token,
+      password: 'second-passphrase',
+      password_confirmation: 'second-passphrase',
+    });
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe('/en/login?reset=1');
+    expect((await member.whoami()).logged_in).toBe(false);
+
+    expect((await browser().post('/en/login', { email, password: 'first-passphrase' })).status).toBe(422);
+    expect((await browser().post('/en/login', { email, password: 'second-passphrase' })).status).toBe(302);
+
+    const reused = await browser().post(localPart(link), {
+      token,
+      password: 'third-passphrase',
+      password_confirmation: 'third-passphrase',
+    });
+    expect(reused.status).toBe(422);
+    expect(await reused.text()).toContain('This link or code is not valid or was already used.');
+  });
+
+  it('answers an unknown email exactly like a known one and sends nothing', async () => {
+    const res = await browser().post('/en/account/forget-password', { email: 'no-such-member@example.ly' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('If an account uses this email, we have sent it a link');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readMails(mailDir).some((m) => m.to === 'no-such-member@example.ly')).toBe(false);
   });
 });

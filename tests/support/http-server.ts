@@ -1,18 +1,28 @@
 // Starts the built server (npm run build first) for the HTTP suite; the URL reaches the tests
 // through `inject('baseUrl')`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startBuiltServer } from '../../scripts/lib/built-server.ts';
+import { startSmtpCapture } from './smtp-capture.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    mailDir: string;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startBuiltServer({ SEED_DEMO: 'true' });
+  const mailDir = mkdtempSync(path.join(tmpdir(), 'souq-mail-'));
+  const smtp = await startSmtpCapture(mailDir);
+  const server = await startBuiltServer({ SEED_DEMO: 'true', SMTP_URL: smtp.url });
   project.provide('baseUrl', server.url);
+  project.provide('mailDir', mailDir);
   return async () => {
     await server.stop();
+    await smtp.stop();
+    rmSync(mailDir, { recursive: true, force: true });
   };
 }

@@ -24,3 +24,11 @@ export const registerSchema = z
 
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const forgotPasswordSchema = z.object({ email: requiredField(rules.email()) });
+
+export const resetPasswordSchema = z
+  .object({ token: requiredField(rules.max(500)), password, password_confirmation: requiredField() })
+  .superRefine((v, ctx) => confirmed(v, 'password_confirmation', 'password')(ctx));
+
+export const resendVerificationSchema = z.object({ email: requiredField(rules.email()) });

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -54,6 +54,11 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
       <Title order={1} size="h2">
         {t('login.title')}
       </Title>
+      {params.get('reset') === '1' ? (
+        <Alert color="brand" role="status">
+          {t('reset.done')}
+        </Alert>
+      ) : null}
       <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
@@ -75,7 +80,12 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
             error={fieldError(fields.password)}
             withAsterisk
           />
-          <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />
+          <Group justify="space-between" gap="xs">
+            <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />
+            <Anchor component={Link} to={to('/account/forget-password')} size="sm">
+              {t('forgot.link')}
+            </Anchor>
+          </Group>
           <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
             {t('login.submit')}
           </Button>

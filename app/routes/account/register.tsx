@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';

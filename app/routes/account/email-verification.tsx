@@ -1,0 +1,107 @@
+import { getFormProps, getInputProps } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, useNavigation } from 'react-router';
+import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { resendVerificationSchema } from '~/lib/validation/accounts.ts';
+import { resendVerification, verifyEmail } from '../../../server/domain/accounts.ts';
+import { Invalid } from '../../../server/domain/errors.ts';
+import type { Route } from './+types/email-verification';
+
+/** The link in the mail lands here: the token is checked and the email confirmed. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const t = tFor(request);
+  const meta = { title: t('auth:verify.title'), description: t('auth:verify.description'), noindex: true };
+  const token = new URL(request.url).searchParams.get('token');
+  if (!token) return data({ meta, verified: false, linkError: undefined as string | undefined });
+  try {
+    await verifyEmail(services(context).auth, token, request.headers);
+    return data({ meta, verified: true, linkError: undefined as string | undefined });
+  } catch (error) {
+    if (error instanceof Invalid)
+      return data({ meta, verified: false, linkError: 'invalid-action-code' }, { status: 400 });
+    throw error;
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resendVerificationSchema });
+  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
+  return replyOnRefusal(
+    (opts) => submission.reply(opts),
+    async () => {
+      await resendVerification(services(context).auth, db(context), submission.value.email, {
+        ip: requestInfo(context).ip,
+        headers: request.headers,
+      });
+      return { result: submission.reply({ resetForm: true }), sent: true };
+    },
+  );
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('auth');
+  const { to } = useLocale();
+  const navigation = useNavigation();
+  const fieldError = useFieldError();
+  const sent = !!actionData && 'sent' in actionData && actionData.sent;
+  const [form, fields] = useValidatedForm(
+    'resend-form',
+    resendVerificationSchema,
+    sent ? undefined : actionData?.result,
+  );
+  if (loaderData.verified) {
+    return (
+      <Stack gap="md" align="center" ta="center" role="status">
+        <IconCircleCheck size={48} color="var(--mantine-color-brand-6)" aria-hidden />
+        <Title order={1} size="h2">
+          {t('verify.done')}
+        </Title>
+        <Text c="dimmed">{t('verify.done-body')}</Text>
+        <Button component={Link} to={to('/login')} radius="xl">
+          {t('login.title')}
+        </Button>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('verify.title')}
+      </Title>
+      <FormError code={loaderData.linkError} />
+      {sent ? (
+        <Alert color="brand" icon={<IconMailCheck aria-hidden />} role="status">
+          {t('verify.sent')}
+        </Alert>
+      ) : (
+        <Text c="dimmed">{t('verify.intro')}</Text>
+      )}
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.email, { type: 'email' })}
+            key={fields.email.key}
+            label={t('fields.email')}
+            autoComplete="email"
+            dir="ltr"
+            error={fieldError(fields.email)}
+            withAsterisk
+          />
+          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
+            {t('verify.resend')}
+          </Button>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}

@@ -1,0 +1,37 @@
+// Bilingual account mails with the brand: one layout, wording from the `mail` catalogue.
+import type { Locale } from '../../app/i18n/config.ts';
+import { localeDirs, localeTags } from '../../app/i18n/config.ts';
+import { i18nFor } from '../../app/i18n/resources.server.ts';
+import type { MailMessage } from './index.ts';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+function layout(locale: Locale, to: string, kind: 'verify' | 'reset', name: string, url: string): MailMessage {
+  const t = i18nFor(locale).t;
+  const subject = t(`mail:${kind}.subject`);
+  const greeting = t('mail:greeting', { name });
+  const body = t(`mail:${kind}.body`);
+  const button = t(`mail:${kind}.button`);
+  const ignore = t(`mail:${kind}.ignore`);
+  const footer = t('mail:footer');
+  const dir = localeDirs[locale];
+  const html = `<!doctype html><html lang="${localeTags[locale]}" dir="${dir}"><body style="margin:0;background:#f4f6f5;font-family:Tahoma,Arial,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px" cellpadding="0" cellspacing="0">
+<tr><td style="background:#2D9C68;border-radius:12px 12px 0 0;padding:16px 24px;color:#ffffff;font-size:22px;font-weight:bold;text-align:${dir === 'rtl' ? 'right' : 'left'}">${escapeHtml(t('common:site-name'))}</td></tr>
+<tr><td dir="${dir}" style="padding:24px;font-size:16px;line-height:1.7;text-align:${dir === 'rtl' ? 'right' : 'left'}">
+<p style="margin:0 0 12px">${escapeHtml(greeting)}</p><p style="margin:0 0 20px">${escapeHtml(body)}</p>
+<p style="margin:0 0 20px;text-align:center"><a href="${escapeHtml(url)}" style="display:inline-block;background:#18794f;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:999px;font-weight:bold">${escapeHtml(button)}</a></p>
+<p style="margin:0 0 12px;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
+<p style="margin:0;font-size:12px;color:#52606d;word-break:break-all" dir="ltr">${escapeHtml(url)}</p>
+</td></tr><tr><td style="padding:0 24px 20px;font-size:12px;color:#52606d;text-align:center">${escapeHtml(footer)}</td></tr>
+</table></td></tr></table></body></html>`;
+  const text = `${greeting}\n\n${body}\n\n${button}: ${url}\n\n${ignore}\n\n${footer}\n`;
+  return { to, subject, html, text };
+}
+
+export const verifyEmailMail = (locale: Locale, to: string, name: string, url: string) =>
+  layout(locale, to, 'verify', name, url);
+export const resetPasswordMail = (locale: Locale, to: string, name: string, url: string) =>
+  layout(locale, to, 'reset', name, url);

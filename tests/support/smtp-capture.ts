@@ -1,0 +1,80 @@
+// A real SMTP server on loopback that keeps every message it receives as a file, and helpers to
+// read them back (recipient, subject, decoded body, links).
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+
+export async function startSmtpCapture(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        writeFileSync(path.join(dir, `${Date.now()}-${n++}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export interface CapturedMail {
+  to: string;
+  subject: string;
+  body: string;
+  links: string[];
+}
+
+/** Quoted-printable and base64 parts, decoded well enough to read text and links. */
+function decode(raw: string): string {
+  const parts = raw.split(/\r?\n\r?\n/);
+  const headers = parts[0];
+  const rest = parts.slice(1).join('\n\n');
+  if (/content-transfer-encoding:\s*base64/i.test(headers) && !/multipart/i.test(headers)) {
+    return Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8');
+  }
+  const qp = rest
+    .replace(/=\r?\n/g, '')
+    .replace(/(=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
+  return qp;
+}
+
+export function readMails(dir: string): CapturedMail[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
+  } catch {
+    return [];
+  }
+  return files.map((f) => {
+    const raw = readFileSync(path.join(dir, f), 'utf8');
+    const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(raw)?.[1]?.trim() ?? '';
+    const body = decode(raw);
+    return {
+      to: header('To').replace(/.*<|>.*/g, ''),
+      subject: header('Subject'),
+      body,
+      links: [...new Set([...body.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&')))],
+    };
+  });
+}
+
+/** Waits up to `ms` for a mail to `to` matching `subject`. */
+export async function waitForMail(dir: string, to: string, subject: RegExp, ms = 8000): Promise<CapturedMail> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = readMails(dir).find((m) => m.to === to && subject.test(m.subject));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
