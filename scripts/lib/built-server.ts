@@ -19,6 +19,7 @@ export function freePort(): Promise<number> {
 
 export interface RunningTestServer {
   url: string;
+  dataDir: string;
   child: ChildProcess;
   /** SIGTERM, then waits for the exit; resolves with the exit code. */
   stop: () => Promise<number | null>;
@@ -55,6 +56,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   }
   return {
     url,
+    dataDir,
     child,
     stop: async () => {
       if (child.exitCode === null) {

@@ -11,6 +11,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     mailDir: string;
+    dataDir: string;
   }
 }
 
@@ -20,6 +21,7 @@ export default async function setup(project: TestProject) {
   const server = await startBuiltServer({ SEED_DEMO: 'true', SMTP_URL: smtp.url });
   project.provide('baseUrl', server.url);
   project.provide('mailDir', mailDir);
+  project.provide('dataDir', server.dataDir);
   return async () => {
     await server.stop();
     await smtp.stop();

@@ -5,22 +5,23 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
-import { requireGuest } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { loginSchema } from '~/lib/validation/accounts.ts';
 import { signIn } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/login';
 
+/** Signed-in members are sent home, for the page and the form post alike. */
+export const middleware = guards('guest');
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireGuest(request, context);
   const t = tFor(request);
   return { meta: { title: t('auth:login.title'), description: t('auth:login.description') } };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireGuest(request, context);
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== 'success')
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 422 });

@@ -5,22 +5,23 @@ import { Trans, useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
-import { requireGuest } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { registerSchema } from '~/lib/validation/accounts.ts';
 import { register } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/register';
 
+/** Signed-in members are sent home, for the page and the form post alike. */
+export const middleware = guards('guest');
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireGuest(request, context);
   const t = tFor(request);
   return { meta: { title: t('auth:register.title'), description: t('auth:register.description') } };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireGuest(request, context);
   const hideFields = ['password', 'password_confirmation'];
   const submission = parseWithZod(await request.formData(), { schema: registerSchema });
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });

@@ -1,0 +1,124 @@
+// Route × role matrix (issue 3 §8): every built page and API route, for every kind of visitor, on
+// the real server. Grows with every route: add the route and its expected statuses here.
+
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+
+const base = inject('baseUrl');
+const dataDir = inject('dataDir');
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+type Role = 'visitor' | 'member' | 'moderator' | 'super-admin' | 'one-permission';
+const ROLES: Role[] = ['visitor', 'member', 'moderator', 'super-admin', 'one-permission'];
+
+async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/en/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  expect(res.status).toBe(302);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+const cookies: Record<Role, string> = {
+  visitor: '',
+  member: '',
+  moderator: '',
+  'super-admin': '',
+  'one-permission': '',
+};
+
+beforeAll(async () => {
+  cookies.member = await signIn('user@souq.test', 'password123');
+  cookies.moderator = await signIn('moderator@souq.test', 'password123');
+  cookies['super-admin'] = await signIn('admin@souq.test', 'password123');
+  // A member holding exactly one direct permission, granted in the server's own database.
+  const email = `one-permission-${Date.now()}@example.ly`;
+  const reg = await fetch(`${base}/en/register`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    body: new URLSearchParams({
+      name: 'Staff One',
+      email,
+      password: 'one-permission',
+      password_confirmation: 'one-permission',
+      terms: 'on',
+    }).toString(),
+  });
+  expect(reg.status).toBe(302);
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  db.prepare(
+    "insert into user_permissions (user_id, permission_id) select u.id, p.id from users u, permissions p where u.email = ? and p.name = 'view-banners'",
+  ).run(email);
+  db.close();
+  cookies['one-permission'] = await signIn(email, 'one-permission');
+});
+
+type Expect = number | { status: number; location: string };
+const all = (e: Expect): Record<Role, Expect> => Object.fromEntries(ROLES.map((r) => [r, e])) as Record<Role, Expect>;
+const guest = (path: string): Record<Role, Expect> => ({
+  ...all({ status: 302, location: path.startsWith('/en') ? '/en' : '/' }),
+  visitor: 200,
+});
+
+const PAGES: [string, Record<Role, Expect>][] = [
+  ['/', all(200)],
+  ['/en', all(200)],
+  ['/faq', all(200)],
+  ['/en/about', all(200)],
+  ['/terms', all(200)],
+  ['/privacy', all(200)],
+  ['/support', all(200)],
+  ['/contact', all(200)],
+  ['/motors', all(200)],
+  ['/en/motors/cars', all(200)],
+  ['/login', guest('/login')],
+  ['/en/login', guest('/en/login')],
+  ['/register', guest('/register')],
+  ['/en/register', guest('/en/register')],
+  ['/account/forget-password', all(200)],
+  ['/account/reset-password', all(200)],
+  ['/en/account/email-verification', all(200)],
+  ['/logout', all({ status: 302, location: '/' })],
+];
+
+const API: [string, Record<Role, Expect>][] = [
+  ['/api/is-logged-in', all(200)],
+  ['/api/taxonomies', all(200)],
+  ['/api/cities', all(200)],
+  ['/api/categories/cars/children', all(200)],
+  ['/api/openapi.json', all(200)],
+];
+
+describe.each([...PAGES, ...API])('%s', (route, expected) => {
+  it.each(ROLES)('as %s', async (role) => {
+    const res = await fetch(base + route, {
+      redirect: 'manual',
+      headers: { cookie: cookies[role], 'user-agent': BROWSER },
+    });
+    const want = expected[role];
+    if (typeof want === 'number') {
+      expect(res.status).toBe(want);
+    } else {
+      expect(res.status).toBe(want.status);
+      expect(res.headers.get('location')).toBe(want.location);
+    }
+  });
+});
+
+describe('is-logged-in reports each role', () => {
+  it.each(ROLES)('as %s', async (role) => {
+    const body = await (await fetch(`${base}/api/is-logged-in`, { headers: { cookie: cookies[role] } })).json();
+    expect(body.logged_in).toBe(role !== 'visitor');
+    if (role === 'super-admin') expect(body.user.is_super_admin).toBe(true);
+    if (role === 'one-permission') expect(body.user.permissions).toEqual(['view-banners']);
+    if (role === 'member') expect(body.user.permissions).toEqual([]);
+  });
+});
