@@ -44,6 +44,13 @@ const envSchema = z.object({
     .refine((v) => v === undefined || v === '' || v.length >= 32, { message: 'must be at least 32 characters' }),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.string().trim().default('Souq <no-reply@souq.local>'),
+  CONTACT_EMAIL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || v.split(',').every((e) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e.trim())), {
+      message: 'must be one or more email addresses separated by commas',
+    }),
   SMS_PROVIDER: z.enum(['console', 'http']).default('console'),
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
@@ -82,6 +89,8 @@ export interface Config {
   authSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Who receives contact-form messages; empty = every super admin. */
+  contactEmails: string[];
   smsProvider: Env['SMS_PROVIDER'];
   storage: Env['STORAGE'];
   mapTileUrl: string;
@@ -129,6 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET || loadOrCreateSecret(dataDir),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    contactEmails: e.CONTACT_EMAIL ? e.CONTACT_EMAIL.split(',').map((x) => x.trim()) : [],
     smsProvider: e.SMS_PROVIDER,
     storage: e.STORAGE,
     mapTileUrl: e.MAP_TILE_URL,

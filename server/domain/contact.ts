@@ -1,6 +1,9 @@
 import type { ContactInput } from '../../app/lib/validation/contact.ts';
 import { contactSchema } from '../../app/lib/validation/contact.ts';
 import type { DB } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { Mailer } from '../mail/index.ts';
+import { contactStaffMail } from '../mail/templates.ts';
 import { Invalid } from './errors.ts';
 import { hitRateLimit, type RateLimitRule } from './rate-limit.ts';
 
@@ -42,4 +45,38 @@ export async function submitContactMessage(db: DB, input: unknown, meta: Contact
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * Tells staff about a stored message (CONTACT_EMAIL, or every super admin). A mail failure is
+ * logged, never shown to the sender: the message itself is already stored.
+ */
+export async function notifyStaffOfContact(
+  db: DB,
+  mailer: Mailer,
+  contactEmails: string[],
+  id: number,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const m = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const recipients = contactEmails.length
+      ? contactEmails
+      : (await db.selectFrom('users').select('email').where('is_super_admin', '=', true).execute()).map((u) => u.email);
+    for (const to of recipients) {
+      await mailer.send(
+        contactStaffMail(to, {
+          id,
+          name: m.name,
+          email: m.email,
+          phone: m.phone,
+          subject: m.subject,
+          body: m.body,
+          locale: m.locale,
+        }),
+      );
+    }
+  } catch (err) {
+    logger.error({ err, contactMessageId: id }, 'could not mail staff about a contact message');
+  }
 }

@@ -12,6 +12,7 @@ export interface MailMessage {
   subject: string;
   html: string;
   text: string;
+  replyTo?: string;
 }
 
 export interface Mailer {

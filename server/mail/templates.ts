@@ -35,3 +35,35 @@ export const verifyEmailMail = (locale: Locale, to: string, name: string, url: s
   layout(locale, to, 'verify', name, url);
 export const resetPasswordMail = (locale: Locale, to: string, name: string, url: string) =>
   layout(locale, to, 'reset', name, url);
+
+/** A contact-form message for staff, in Arabic (the back office's first language), reply-to the sender. */
+export function contactStaffMail(
+  to: string,
+  m: {
+    id: number;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    subject: string;
+    body: string;
+    locale: string;
+  },
+): MailMessage {
+  const t = i18nFor('ar').t;
+  const subjectLabel = t(`contact:subjects.${m.subject}`, { defaultValue: m.subject });
+  const subject = t('mail:contact.subject', { id: m.id, subject: subjectLabel });
+  const lines = [
+    `${t('contact:labels.name')}: ${m.name}`,
+    `${t('contact:labels.email')}: ${m.email ?? '—'}`,
+    `${t('contact:labels.phone')}: ${m.phone ?? '—'}`,
+    `${t('contact:labels.subject')}: ${subjectLabel}`,
+    `${t('mail:contact.language')}: ${m.locale === 'en' ? 'English' : 'العربية'}`,
+  ];
+  const text = `${lines.join('\n')}\n\n${m.body}\n`;
+  const html = `<!doctype html><html lang="ar-EG" dir="rtl"><body style="font-family:Tahoma,Arial,sans-serif;line-height:1.7">
+<h2 style="color:#18794f">${escapeHtml(subject)}</h2>
+<p>${lines.map((l) => `<bdi>${escapeHtml(l)}</bdi>`).join('<br>')}</p>
+<div dir="auto" style="white-space:pre-wrap;border-inline-start:4px solid #2D9C68;padding-inline-start:12px">${escapeHtml(m.body)}</div>
+</body></html>`;
+  return { to, subject, text, html, replyTo: m.email ?? undefined };
+}

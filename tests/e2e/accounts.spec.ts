@@ -40,6 +40,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
 
   await page.getByRole('link', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/en\/login$/);
+  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.locator('input[name="password"]').fill('wrong-passphrase');
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -53,6 +54,8 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.getByRole('button', { name: 'Log out' }).click();
   await open(page, '/en/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/en\/account\/forget-password$/);
+  await expect(page.getByRole('heading', { name: 'Forgot your password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByRole('status')).toContainText('If an account uses this email');

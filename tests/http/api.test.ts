@@ -1,5 +1,6 @@
 // The JSON API over real HTTP.
 import { describe, expect, inject, it } from 'vitest';
+import { waitForMail } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
 const api = (path: string, init: RequestInit = {}) => fetch(`${base}/api${path}`, { redirect: 'manual', ...init });
@@ -129,7 +130,7 @@ describe('contact form over HTTP (no JavaScript)', () => {
     expect(html).toContain('The message field must be at least 10 characters');
   });
 
-  it('thanks the sender after a valid message', async () => {
+  it('thanks the sender after a valid message and mails staff', async () => {
     const res = await post({
       name: 'Omar',
       email: 'omar@example.ly',
@@ -138,5 +139,10 @@ describe('contact form over HTTP (no JavaScript)', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Thank you, we have your message');
+    // No CONTACT_EMAIL in the test server: every super admin gets it, in Arabic, reply-to the sender.
+    const mail = await waitForMail(inject('mailDir'), 'admin@souq.test', /رسالة تواصل جديدة/);
+    expect(mail.subject).toContain('سؤال عام');
+    expect(mail.body).toContain('How long does moderation take?');
+    expect(mail.body).toContain('omar@example.ly');
   });
 });

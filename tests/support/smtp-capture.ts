@@ -57,7 +57,15 @@ export function readMails(dir: string): CapturedMail[] {
   }
   return files.map((f) => {
     const raw = readFileSync(path.join(dir, f), 'utf8');
-    const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(raw)?.[1]?.trim() ?? '';
+    // Headers may be folded over lines and RFC 2047-encoded (Arabic subjects).
+    const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+    const words = (v: string) =>
+      v.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, text: string) =>
+        enc.toLowerCase() === 'b'
+          ? Buffer.from(text, 'base64').toString('utf8')
+          : decodeURIComponent(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, '%$1')),
+      );
+    const header = (name: string) => words(new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '');
     const body = decode(raw);
     return {
       to: header('To').replace(/.*<|>.*/g, ''),

@@ -39,6 +39,14 @@ describe('configuration', () => {
       expect(msg).toContain('DATABASE_URL');
     }
   });
+  it('reads the staff addresses for contact messages', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), CONTACT_EMAIL: 'a@souq.ly, b@souq.ly' }).contactEmails).toEqual([
+      'a@souq.ly',
+      'b@souq.ly',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), CONTACT_EMAIL: 'not-an-address' })).toThrow(/CONTACT_EMAIL/);
+  });
+
   it('generates AUTH_SECRET once into DATA_DIR and reuses it', () => {
     const DATA_DIR = dataDir();
     const first = loadConfig({ DATA_DIR }).authSecret;

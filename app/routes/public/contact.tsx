@@ -7,10 +7,10 @@ import { data, Form, Link, useNavigation } from 'react-router';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { CONTACT_SUBJECTS, contactSchema } from '~/lib/validation/contact.ts';
-import { submitContactMessage } from '../../../server/domain/contact.ts';
+import { notifyStaffOfContact, submitContactMessage } from '../../../server/domain/contact.ts';
 import type { Route } from './+types/contact';
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -26,11 +26,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyOnRefusal(
     (opts) => submission.reply(opts),
     async () => {
-      await submitContactMessage(db(context), submission.value, {
+      const id = await submitContactMessage(db(context), submission.value, {
         ip: info.ip,
         userAgent: info.userAgent,
         locale: localeOf(request),
       });
+      const { mailer, config } = services(context);
+      await notifyStaffOfContact(db(context), mailer, config.contactEmails, id, info.logger);
       return { result: submission.reply({ resetForm: true }), sent: true };
     },
   );
