@@ -4,12 +4,14 @@
 //   3. end-to-end tests in the system Chromium when it is found (otherwise said and skipped).
 // Ends with one line "tests: N passed, N failed[, N skipped]".
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
 mkdirSync('test-results', { recursive: true });
+// Reports of an earlier run must never be counted for this one.
+for (const f of ['unit.json', 'http.json', 'e2e.json']) rmSync(path.join('test-results', f), { force: true });
 const args = new Set(process.argv.slice(2));
 const e2eOnly = args.has('--e2e-only');
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -22,20 +24,31 @@ function run(label, cmd, cmdArgs, env = {}) {
   return r.status === 0;
 }
 
-function addVitest(file) {
-  if (!existsSync(file)) return;
-  const j = JSON.parse(readFileSync(file, 'utf8'));
-  totals.passed += j.numPassedTests ?? 0;
-  totals.failed += j.numFailedTests ?? 0;
-  totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+/** Adds a step's counts; a failed step that reported no failing test counts as one failure. */
+function count(ok, passed, failed, skipped) {
+  totals.passed += passed;
+  totals.skipped += skipped;
+  totals.failed += failed === 0 && !ok ? 1 : failed;
 }
 
-function addPlaywright(file) {
-  if (!existsSync(file)) return;
-  const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
-  totals.passed += (s.expected ?? 0) + (s.flaky ?? 0);
-  totals.failed += s.unexpected ?? 0;
-  totals.skipped += s.skipped ?? 0;
+function addVitest(ok, file) {
+  const j = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  count(ok, j.numPassedTests ?? 0, j.numFailedTests ?? 0, (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0));
+}
+
+function addPlaywright(ok, file) {
+  const s = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).stats ?? {}) : {};
+  count(ok, (s.expected ?? 0) + (s.flaky ?? 0), s.unexpected ?? 0, s.skipped ?? 0);
+}
+
+/** A free loopback port for the e2e server (chosen once; Playwright's workers inherit it). */
+function freePort() {
+  const r = spawnSync(
+    process.execPath,
+    ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"],
+    { encoding: 'utf8' },
+  );
+  return r.stdout.trim();
 }
 
 const vitest = (label, projects, out) =>
@@ -51,22 +64,26 @@ const vitest = (label, projects, out) =>
 if (!e2eOnly) {
   if (!process.env.TEST_DATABASE_URL)
     console.log('TEST_DATABASE_URL is not set: the data-layer suites run on SQLite only.');
-  vitest('unit and data-layer tests', ['unit', 'db'], 'test-results/unit.json');
-  addVitest('test-results/unit.json');
+  addVitest(vitest('unit and data-layer tests', ['unit', 'db'], 'test-results/unit.json'), 'test-results/unit.json');
 }
 
 const built = run('production build', 'npx', ['react-router', 'build']);
+if (!built) totals.failed++;
 if (built && !e2eOnly) {
-  vitest('HTTP tests against the built server', ['http'], 'test-results/http.json');
-  addVitest('test-results/http.json');
+  addVitest(
+    vitest('HTTP tests against the built server', ['http'], 'test-results/http.json'),
+    'test-results/http.json',
+  );
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!built) {
   console.log('\nBuild failed: HTTP and end-to-end tests not run.');
 } else if (existsSync(chromium)) {
-  run('end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
-  addPlaywright('test-results/e2e.json');
+  const ok = run('end-to-end tests in Chromium', 'npx', ['playwright', 'test'], {
+    E2E_PORT: process.env.E2E_PORT ?? freePort(),
+  });
+  addPlaywright(ok, 'test-results/e2e.json');
 } else {
   console.log(
     `\nChromium not found at ${chromium}: end-to-end tests SKIPPED (apt-get install chromium, or set CHROMIUM_PATH).`,

@@ -1,9 +1,10 @@
-import { type FieldMetadata, type SubmissionResult, useForm } from '@conform-to/react';
+import { type FieldMetadata, getInputProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Anchor, Text } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { translateError } from '~/lib/validation/rules.ts';
 
@@ -72,5 +73,67 @@ export function SwitchFormLink({
         {label}
       </Anchor>
     </Text>
+  );
+}
+
+type Field = FieldMetadata<unknown, any, string[]>;
+
+/** A required email input, left-to-right in both languages, with its translated error. */
+export function EmailField({
+  field,
+  label,
+  autoComplete = 'email',
+}: {
+  field: Field;
+  label: string;
+  autoComplete?: string;
+}) {
+  const fieldError = useFieldError();
+  return (
+    <TextInput
+      {...getInputProps(field, { type: 'email' })}
+      key={field.key}
+      label={label}
+      autoComplete={autoComplete}
+      dir="ltr"
+      error={fieldError(field)}
+      withAsterisk
+    />
+  );
+}
+
+/** A required password input with its translated error. */
+export function PasswordField({
+  field,
+  label,
+  description,
+  autoComplete,
+}: {
+  field: Field;
+  label: string;
+  description?: string;
+  autoComplete: 'current-password' | 'new-password';
+}) {
+  const fieldError = useFieldError();
+  return (
+    <PasswordInput
+      {...getInputProps(field, { type: 'password' })}
+      key={field.key}
+      label={label}
+      description={description}
+      autoComplete={autoComplete}
+      error={fieldError(field)}
+      withAsterisk
+    />
+  );
+}
+
+/** The form's submit button; shows progress while the form is being sent. */
+export function SubmitButton({ children }: { children: ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
+      {children}
+    </Button>
   );
 }

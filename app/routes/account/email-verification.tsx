@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
-import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { EmailField, FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -50,8 +50,8 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
-  const navigation = useNavigation();
-  const fieldError = useFieldError();
+  const _navigation = useNavigation();
+  const _fieldError = useFieldError();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm(
     'resend-form',
@@ -88,18 +88,8 @@ export default function EmailVerificationPage({ loaderData, actionData }: Route.
       <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
-          <TextInput
-            {...getInputProps(fields.email, { type: 'email' })}
-            key={fields.email.key}
-            label={t('fields.email')}
-            autoComplete="email"
-            dir="ltr"
-            error={fieldError(fields.email)}
-            withAsterisk
-          />
-          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
-            {t('verify.resend')}
-          </Button>
+          <EmailField field={fields.email} label={t('fields.email')} autoComplete="email" />
+          <SubmitButton>{t('verify.resend')}</SubmitButton>
         </Stack>
       </Form>
     </Stack>

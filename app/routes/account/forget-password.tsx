@@ -1,10 +1,17 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, useNavigation } from 'react-router';
-import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import {
+  EmailField,
+  FormError,
+  SubmitButton,
+  SwitchFormLink,
+  useFieldError,
+  useValidatedForm,
+} from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -38,8 +45,8 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function ForgetPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
-  const navigation = useNavigation();
-  const fieldError = useFieldError();
+  const _navigation = useNavigation();
+  const _fieldError = useFieldError();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm('forgot-form', forgotPasswordSchema, sent ? undefined : actionData?.result);
   return (
@@ -57,18 +64,8 @@ export default function ForgetPasswordPage({ actionData }: Route.ComponentProps)
       <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
-          <TextInput
-            {...getInputProps(fields.email, { type: 'email' })}
-            key={fields.email.key}
-            label={t('fields.email')}
-            autoComplete="email"
-            dir="ltr"
-            error={fieldError(fields.email)}
-            withAsterisk
-          />
-          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
-            {t('forgot.submit')}
-          </Button>
+          <EmailField field={fields.email} label={t('fields.email')} autoComplete="email" />
+          <SubmitButton>{t('forgot.submit')}</SubmitButton>
         </Stack>
       </Form>
       <SwitchFormLink

@@ -1,9 +1,17 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
-import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import {
+  EmailField,
+  FormError,
+  PasswordField,
+  SubmitButton,
+  SwitchFormLink,
+  useFieldError,
+  useValidatedForm,
+} from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -46,8 +54,8 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const fieldError = useFieldError();
+  const _navigation = useNavigation();
+  const _fieldError = useFieldError();
   const [form, fields] = useValidatedForm('login-form', loginSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
   return (
@@ -64,32 +72,15 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
         <Stack gap="sm">
-          <TextInput
-            {...getInputProps(fields.email, { type: 'email' })}
-            key={fields.email.key}
-            label={t('fields.email')}
-            autoComplete="username"
-            dir="ltr"
-            error={fieldError(fields.email)}
-            withAsterisk
-          />
-          <PasswordInput
-            {...getInputProps(fields.password, { type: 'password' })}
-            key={fields.password.key}
-            label={t('fields.password')}
-            autoComplete="current-password"
-            error={fieldError(fields.password)}
-            withAsterisk
-          />
+          <EmailField field={fields.email} label={t('fields.email')} autoComplete="username" />
+          <PasswordField field={fields.password} label={t('fields.password')} autoComplete="current-password" />
           <Group justify="space-between" gap="xs">
             <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />
             <Anchor component={Link} to={to('/account/forget-password')} size="sm">
               {t('forgot.link')}
             </Anchor>
           </Group>
-          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
-            {t('login.submit')}
-          </Button>
+          <SubmitButton>{t('login.submit')}</SubmitButton>
         </Stack>
       </Form>
       <SwitchFormLink

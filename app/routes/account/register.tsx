@@ -1,9 +1,17 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, Checkbox, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
-import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import {
+  EmailField,
+  FormError,
+  PasswordField,
+  SubmitButton,
+  SwitchFormLink,
+  useFieldError,
+  useValidatedForm,
+} from '~/components/form-parts.tsx';
 import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -46,7 +54,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const navigation = useNavigation();
+  const _navigation = useNavigation();
   const fieldError = useFieldError();
   const [form, fields] = useValidatedForm('register-form', registerSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
@@ -67,31 +75,17 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
             error={fieldError(fields.name)}
             withAsterisk
           />
-          <TextInput
-            {...getInputProps(fields.email, { type: 'email' })}
-            key={fields.email.key}
-            label={t('fields.email')}
-            autoComplete="email"
-            dir="ltr"
-            error={fieldError(fields.email)}
-            withAsterisk
-          />
-          <PasswordInput
-            {...getInputProps(fields.password, { type: 'password' })}
-            key={fields.password.key}
+          <EmailField field={fields.email} label={t('fields.email')} autoComplete="email" />
+          <PasswordField
+            field={fields.password}
             label={t('fields.password')}
             description={t('register.password-hint')}
             autoComplete="new-password"
-            error={fieldError(fields.password)}
-            withAsterisk
           />
-          <PasswordInput
-            {...getInputProps(fields.password_confirmation, { type: 'password' })}
-            key={fields.password_confirmation.key}
+          <PasswordField
+            field={fields.password_confirmation}
             label={t('fields.password_confirmation')}
             autoComplete="new-password"
-            error={fieldError(fields.password_confirmation)}
-            withAsterisk
           />
           <Checkbox
             name="terms"
@@ -108,9 +102,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
               />
             }
           />
-          <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
-            {t('register.submit')}
-          </Button>
+          <SubmitButton>{t('register.submit')}</SubmitButton>
         </Stack>
       </Form>
       <SwitchFormLink

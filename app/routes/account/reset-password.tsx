@@ -1,9 +1,16 @@
-import { getFormProps, getInputProps } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Form, redirect, useNavigation, useSearchParams } from 'react-router';
-import { FormError, SwitchFormLink, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import {
+  FormError,
+  PasswordField,
+  SubmitButton,
+  SwitchFormLink,
+  useFieldError,
+  useValidatedForm,
+} from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -37,8 +44,8 @@ export default function ResetPasswordPage({ actionData }: Route.ComponentProps) 
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const fieldError = useFieldError();
+  const _navigation = useNavigation();
+  const _fieldError = useFieldError();
   const [form, fields] = useValidatedForm('reset-form', resetPasswordSchema, actionData?.result);
   const token = params.get('token') ?? '';
   const formError = actionData && 'formError' in actionData ? actionData.formError : undefined;
@@ -53,26 +60,18 @@ export default function ResetPasswordPage({ actionData }: Route.ComponentProps) 
         <Form method="post" {...getFormProps(form)} noValidate>
           <input type="hidden" name="token" value={token} />
           <Stack gap="sm">
-            <PasswordInput
-              {...getInputProps(fields.password, { type: 'password' })}
-              key={fields.password.key}
+            <PasswordField
+              field={fields.password}
               label={t('fields.new-password')}
               description={t('register.password-hint')}
               autoComplete="new-password"
-              error={fieldError(fields.password)}
-              withAsterisk
             />
-            <PasswordInput
-              {...getInputProps(fields.password_confirmation, { type: 'password' })}
-              key={fields.password_confirmation.key}
+            <PasswordField
+              field={fields.password_confirmation}
               label={t('fields.password_confirmation')}
               autoComplete="new-password"
-              error={fieldError(fields.password_confirmation)}
-              withAsterisk
             />
-            <Button type="submit" size="md" radius="xl" loading={navigation.state === 'submitting'}>
-              {t('reset.submit')}
-            </Button>
+            <SubmitButton>{t('reset.submit')}</SubmitButton>
           </Stack>
         </Form>
       ) : null}
