@@ -18,6 +18,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
 import { seedPermissions } from './domain/permissions.ts';
+import { pruneRateLimits } from './domain/rate-limit.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
@@ -211,6 +212,12 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const services: AppServices = { config, database, logger, build, mailer, auth: createAuth(config, database, mailer) };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
+  // Expired rate-limit windows are dropped every 10 minutes (any process may do it).
+  const prune = setInterval(() => {
+    pruneRateLimits(database.db).catch((err) => logger.warn({ err }, 'rate-limit pruning failed'));
+  }, 10 * 60_000);
+  prune.unref();
+
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -225,6 +232,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      clearInterval(prune);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their last response is sent: close them as
