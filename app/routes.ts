@@ -14,6 +14,9 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('account/email-verification', 'routes/account/email-verification.tsx', { id: id('email-verification') }),
     ]),
     route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
+    layout('components/layouts/admin-layout.tsx', { id: id('layout.admin') }, [
+      route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
+    ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),
       ...(['faq', 'about', 'terms', 'privacy', 'support'] as const).map((page) =>

@@ -10,21 +10,23 @@ export interface AdminScreen {
   /** Catalogue key under common:admin.nav. */
   key: string;
   permission: string | null;
+  /** Built and routed; the sidebar lists only these (the others come with their issues). */
+  ready: boolean;
 }
 
 export const ADMIN_SCREENS: AdminScreen[] = [
-  { path: '/admin', key: 'dashboard', permission: null },
-  { path: '/admin/posts', key: 'posts', permission: 'view-ads' },
-  { path: '/admin/users', key: 'users', permission: 'view-users' },
-  { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions' },
-  { path: '/admin/packages', key: 'packages', permission: 'view-packages' },
-  { path: '/admin/companies', key: 'companies', permission: 'view-companies' },
-  { path: '/admin/badges', key: 'badges', permission: 'view-badges' },
-  { path: '/admin/cities', key: 'cities', permission: 'view-cities' },
-  { path: '/admin/banners', key: 'banners', permission: 'view-banners' },
-  { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions' },
-  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories' },
-  { path: '/admin/categories', key: 'categories', permission: 'view-categories' },
+  { path: '/admin', key: 'dashboard', permission: null, ready: true },
+  { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: false },
+  { path: '/admin/users', key: 'users', permission: 'view-users', ready: false },
+  { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: false },
+  { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: false },
+  { path: '/admin/companies', key: 'companies', permission: 'view-companies', ready: false },
+  { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: false },
+  { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: false },
+  { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: false },
+  { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: false },
+  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
+  { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
 ];
 
 /** Staff: at least one permission, or super admin (seed §4). */
@@ -35,4 +37,4 @@ export const can = (u: StaffUser | null | undefined, permission: string | null):
   isStaff(u) && (u.is_super_admin || permission === null || u.permissions.includes(permission));
 
 export const adminScreensFor = (u: StaffUser | null | undefined): AdminScreen[] =>
-  ADMIN_SCREENS.filter((s) => can(u, s.permission));
+  ADMIN_SCREENS.filter((s) => s.ready && can(u, s.permission));

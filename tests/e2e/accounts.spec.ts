@@ -52,6 +52,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
 
   // Forgotten password: a link by mail, a new password, then in with it.
   await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
   await open(page, '/en/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/en\/account\/forget-password$/);
@@ -81,4 +82,29 @@ test('the login page in Arabic, right-to-left, and back to where the visitor was
   await page.getByRole('button', { name: 'دخول' }).click();
   await expect(page).toHaveURL(/\/contact$/);
   await expect(page.getByRole('button', { name: 'تسجيل الخروج' })).toBeVisible();
+});
+
+test('the back office: staff see the dashboard, members get 404, visitors log in first @phone', async ({ page }) => {
+  await open(page, '/en/admin');
+  await expect(page).toHaveURL(/\/en\/login\?redirect=%2Fen%2Fadmin$/);
+  await page.getByLabel('Email').fill('moderator@souq.test');
+  await page.locator('input[name="password"]').fill('password123');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/en\/admin$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByText('New members per day (last 14 days)')).toBeVisible();
+  await expectAccessible(page);
+  await open(page, '/admin');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { level: 1, name: 'لوحة المعلومات' })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.context().clearCookies();
+  await open(page, '/en/login');
+  await page.getByLabel('Email').fill('user@souq.test');
+  await page.locator('input[name="password"]').fill('password123');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  const res = await page.goto('/en/admin');
+  expect(res?.status()).toBe(404);
 });

@@ -87,6 +87,8 @@ const PAGES: [string, Record<Role, Expect>][] = [
   ['/account/reset-password', all(200)],
   ['/en/account/email-verification', all(200)],
   ['/logout', all({ status: 302, location: '/' })],
+  ['/admin', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fadmin' }, member: 404 }],
+  ['/en/admin', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fadmin' }, member: 404 }],
 ];
 
 const API: [string, Record<Role, Expect>][] = [

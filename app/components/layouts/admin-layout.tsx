@@ -2,9 +2,14 @@ import { AppShell, Burger, Group, NavLink as MantineNavLink, ScrollArea, Text } 
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { NavLink, Outlet } from 'react-router';
+import { ErrorPage } from '~/components/error-page.tsx';
 import { adminScreensFor, type StaffUser } from '~/lib/admin-nav.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import type { Route } from './+types/admin-layout';
+import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
@@ -33,6 +38,7 @@ export function AdminFrame({ user, children }: { user: StaffUser; children: Reac
           <Group gap={6} wrap="nowrap">
             <LanguageSwitch />
             <ColorModeSwitch />
+            <AccountButton />
           </Group>
         </Group>
       </AppShell.Header>
@@ -54,4 +60,24 @@ export function AdminFrame({ user, children }: { user: StaffUser; children: Reac
       <AppShell.Main>{children}</AppShell.Main>
     </AppShell>
   );
+}
+
+/** Staff only: visitors go to the login page, members get 404 (the back office is not revealed). */
+export const middleware = guards('admin');
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await currentUser(request, context);
+  return { staff: { is_super_admin: user?.is_super_admin ?? false, permissions: user?.permissions ?? [] } };
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminFrame user={loaderData.staff}>
+      <Outlet />
+    </AdminFrame>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }

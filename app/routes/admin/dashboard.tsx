@@ -1,0 +1,110 @@
+import { Box, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { routeMeta } from '~/lib/meta.ts';
+import { services, tFor } from '~/lib/route.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { loadDashboard } from '../../../server/domain/dashboard.ts';
+import type { Route } from './+types/dashboard';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const t = tFor(request);
+  const dashboard = await loadDashboard(services(context).database);
+  return { dashboard, meta: { title: t('common:admin.nav.dashboard'), noindex: true } };
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fz={32} fw={800} lh={1.2}>
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { tag } = useLocale();
+  const { members, contact } = loaderData.dashboard;
+  const number = new Intl.NumberFormat(tag);
+  const day = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const max = Math.max(1, ...members.perDay.map((d) => d.count));
+  return (
+    <Stack gap="lg">
+      <Title order={1}>{t('admin.nav.dashboard')}</Title>
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <Stat label={t('admin.dashboard.members-total')} value={number.format(members.total)} />
+        <Stat label={t('admin.dashboard.members-week')} value={number.format(members.last7Days)} />
+        <Stat label={t('admin.dashboard.contact-unread')} value={number.format(contact.unread)} />
+      </SimpleGrid>
+
+      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="members-chart">
+        <Title order={2} size="h4" id="members-chart" mb="md">
+          {t('admin.dashboard.members-per-day')}
+        </Title>
+        <Group gap={4} align="flex-end" h={140} wrap="nowrap" role="list">
+          {members.perDay.map((d) => (
+            <Box
+              key={d.day}
+              role="listitem"
+              style={{ flex: 1, textAlign: 'center' }}
+              title={`${day.format(new Date(d.day))}: ${number.format(d.count)}`}
+            >
+              <Text size="xs" c="dimmed">
+                {number.format(d.count)}
+              </Text>
+              <Box
+                bg="var(--mantine-color-brand-6)"
+                style={{ blockSize: `${Math.round((d.count / max) * 100)}px`, minBlockSize: 2, borderRadius: 4 }}
+                aria-hidden
+              />
+              <Text size="10px" c="dimmed" visibleFrom="sm">
+                {day.format(new Date(d.day))}
+              </Text>
+            </Box>
+          ))}
+        </Group>
+      </Card>
+
+      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="latest-contact">
+        <Title order={2} size="h4" id="latest-contact" mb="md">
+          {t('admin.dashboard.latest-contact')}
+        </Title>
+        {contact.latest.length === 0 ? (
+          <Text c="dimmed">{t('admin.dashboard.no-contact')}</Text>
+        ) : (
+          // A scrollable region must be reachable by keyboard.
+          <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-labelledby="latest-contact">
+            <Table striped miw={480}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('contact:labels.name')}</Table.Th>
+                  <Table.Th>{t('contact:labels.subject')}</Table.Th>
+                  <Table.Th>{t('admin.dashboard.received')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {contact.latest.map((m) => (
+                  <Table.Tr key={m.id} fw={m.status === 'new' ? 700 : undefined}>
+                    <Table.Td dir="auto">{m.name}</Table.Td>
+                    <Table.Td>{t(`contact:subjects.${m.subject}`, { defaultValue: m.subject })}</Table.Td>
+                    <Table.Td>{dateTime.format(new Date(m.created_at))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Box>
+        )}
+        <Text size="xs" c="dimmed" mt="sm">
+          {t('admin.dashboard.contact-by-mail')}
+        </Text>
+      </Card>
+    </Stack>
+  );
+}
