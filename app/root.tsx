@@ -30,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: await currentUser(request, context).then((u) => (u ? { name: u.name } : null)),
     errorTitles: {
       notFound: tFor(request)('errors:page-not-found'),
+      forbidden: tFor(request)('errors:forbidden'),
       other: tFor(request)('errors:internal-server-error'),
     },
   };

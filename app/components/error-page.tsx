@@ -3,6 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, Link, useLocation } from 'react-router';
 import { localeOfPath, localizePath } from '~/i18n/config.ts';
 
+/** Title and description keys per status: 404, 403 (PRODUCT.md §1: a translated page), else 500. */
+function wording(status: number): [string, string] {
+  if (status === 404) return ['page-not-found', 'page-not-found-description'];
+  if (status === 403) return ['forbidden', 'forbidden-description'];
+  return ['internal-server-error', 'internal-server-error-description'];
+}
+
 /** The error page (seed §2): code, 'Page Not Found' or 'Internal Server Error', a description, a way home. */
 export function ErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation('errors');
@@ -10,18 +17,19 @@ export function ErrorPage({ error }: { error: unknown }) {
   const locale = localeOfPath(pathname);
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
-  if (!notFound && !isRouteErrorResponse(error)) console.error(error);
+  const [title, description] = wording(status);
+  if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <Container size="sm" py={64}>
       <Stack align="center" gap="md" ta="center">
         <Text fz={72} fw={800} c="brand" lh={1} aria-hidden>
           {status}
         </Text>
-        <Title order={1}>{notFound ? t('page-not-found') : t('internal-server-error')}</Title>
+        <Title order={1}>{t(title)}</Title>
         <Text c="dimmed" maw={460}>
-          {notFound ? t('page-not-found-description') : t('internal-server-error-description')}
+          {t(description)}
         </Text>
-        <Button component={Link} to={localizePath('/', locale)} size="md" reloadDocument={!notFound}>
+        <Button component={Link} to={localizePath('/', locale)} size="md" reloadDocument={status >= 500}>
           {t('go-home')}
         </Button>
       </Stack>

@@ -1,6 +1,6 @@
 // Page metadata: title template `page | site title`, description, canonical and ar/en hreflang
 // alternates, Open Graph and a large-summary Twitter card with /images/logo-only.png.
-import type { MetaDescriptor } from 'react-router';
+import { isRouteErrorResponse, type MetaDescriptor } from 'react-router';
 import { type Locale, localeTags, localizePath } from '~/i18n/config.ts';
 
 export interface RootMetaData {
@@ -63,4 +63,19 @@ export function routeMeta(args: {
     args.location.pathname,
     args.loaderData?.meta,
   );
+}
+
+/** The document title when a layout shows the error page: 404, 403 or anything else. */
+export function errorMeta(args: {
+  error?: unknown;
+  matches: ReadonlyArray<{ loaderData?: unknown } | undefined>;
+}): MetaDescriptor[] {
+  const root = args.matches[0]?.loaderData as
+    | { siteTitle: string; errorTitles: { notFound: string; forbidden: string; other: string } }
+    | undefined;
+  if (!args.error || !root) return [];
+  const status = isRouteErrorResponse(args.error) ? args.error.status : 500;
+  const title =
+    status === 404 ? root.errorTitles.notFound : status === 403 ? root.errorTitles.forbidden : root.errorTitles.other;
+  return [{ title: `${title} | ${root.siteTitle}` }, { name: 'robots', content: 'noindex' }];
 }

@@ -3,8 +3,9 @@ import { DirectionProvider, MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, UNSAFE_ErrorResponseImpl as ErrorResponse, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { ErrorPage } from '~/components/error-page.tsx';
 import { AdminFrame } from '~/components/layouts/admin-layout.tsx';
 import { SimpleFrame } from '~/components/layouts/simple-layout.tsx';
 import ar from '~/i18n/bundle-ar.ts';
@@ -51,5 +52,25 @@ describe('simple layout', () => {
     expect(html).toContain('form here');
     expect(html).toContain('Back to the home page');
     expect(html).toContain('href="/en"');
+  });
+});
+
+describe('error page', () => {
+  it('says 404, 403 and 500 in the page language', () => {
+    expect(render('/en/x', <ErrorPage error={new ErrorResponse(404, 'Page not found: /en/x', null)} />)).toContain(
+      'Page Not Found',
+    );
+    expect(render('/x', <ErrorPage error={new ErrorResponse(404, 'Page not found: /x', null)} />)).toContain(
+      'الصفحة غير موجودة',
+    );
+    const forbidden = render('/en/admin/users', <ErrorPage error={new ErrorResponse(403, 'Forbidden', null)} />);
+    expect(forbidden).toContain('You may not open this page');
+    expect(forbidden).toContain('403');
+    expect(render('/admin/users', <ErrorPage error={new ErrorResponse(403, 'Forbidden', null)} />)).toContain(
+      'غير مسموح لك بفتح هذه الصفحة',
+    );
+    expect(render('/en', <ErrorPage error={new ErrorResponse(500, 'Internal Server Error', null)} />)).toContain(
+      'Internal Server Error',
+    );
   });
 });

@@ -6,6 +6,7 @@ import { NavLink, Outlet } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { adminScreensFor, type StaffUser } from '~/lib/admin-nav.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { errorMeta } from '~/lib/meta.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { Route } from './+types/admin-layout';
@@ -77,6 +78,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     </AdminFrame>
   );
 }
+
+export const meta: Route.MetaFunction = errorMeta;
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorPage error={error} />;

@@ -1,6 +1,7 @@
 import { AppShell, Container } from '@mantine/core';
-import { isRouteErrorResponse, type MetaFunction, Outlet } from 'react-router';
+import { type MetaFunction, Outlet } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
+import { errorMeta } from '~/lib/meta.ts';
 import { BottomNav } from './bottom-nav.tsx';
 import classes from './layouts.module.css';
 import { SiteFooter } from './site-footer.tsx';
@@ -23,15 +24,7 @@ export function DefaultFrame({ children }: { children: React.ReactNode }) {
 }
 
 /** Pages set their own title; this one is used when the layout shows an error instead. */
-export const meta: MetaFunction = ({ error, matches }) => {
-  const root = matches[0]?.loaderData as
-    | { siteTitle: string; errorTitles: { notFound: string; other: string } }
-    | undefined;
-  if (!error || !root) return [];
-  const title =
-    isRouteErrorResponse(error) && error.status === 404 ? root.errorTitles.notFound : root.errorTitles.other;
-  return [{ title: `${title} | ${root.siteTitle}` }, { name: 'robots', content: 'noindex' }];
-};
+export const meta: MetaFunction = errorMeta;
 
 export default function DefaultLayout() {
   return (
