@@ -124,8 +124,8 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 
-  app.get('/robots.txt', (req, res) => {
-    const base = config.appUrl ?? `${req.protocol}://${req.get('host')}`;
+  // The Sitemap line joins when /sitemap.xml exists (search issue): pointing at a 404 helps no one.
+  app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').setHeader('Cache-Control', 'public, max-age=3600');
     res.send(
       [
@@ -135,8 +135,6 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
         'Disallow: /admin',
         'Disallow: /en/admin',
         'Disallow: /locale/',
-        '',
-        `Sitemap: ${base}/sitemap.xml`,
         '',
       ].join('\n'),
     );

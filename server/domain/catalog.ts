@@ -218,6 +218,17 @@ export async function listCategoryAttributes(db: DB, slug: string): Promise<Attr
   );
 }
 
+/** Cities in display order, without their areas (home page links, filters). */
+export async function listCityNames(db: DB, limit?: number): Promise<Omit<City, 'areas'>[]> {
+  let q = db
+    .selectFrom('cities')
+    .select(['id', 'slug', 'name_ar', 'name_en', 'lat', 'lng'])
+    .orderBy('position')
+    .orderBy('id');
+  if (limit) q = q.limit(limit);
+  return q.execute();
+}
+
 export async function listCities(db: DB): Promise<City[]> {
   const [cities, areas] = await Promise.all([
     db.selectFrom('cities').selectAll().orderBy('position').orderBy('id').execute(),

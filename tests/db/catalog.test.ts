@@ -91,6 +91,12 @@ describe.each(dialects)('catalogue on %s', (dialect) => {
     }
   });
 
+  it('lists city names without areas, limited', async () => {
+    const names = await catalog.listCityNames(t.db, 3);
+    expect(names.map((c) => c.slug)).toEqual(seedCities.slice(0, 3).map((c) => c.slug));
+    expect(names[0]).not.toHaveProperty('areas');
+  });
+
   it('enforces globally unique category slugs', async () => {
     const motors = await catalog.getTaxonomy(t.db, 'motors');
     await expect(

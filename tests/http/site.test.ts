@@ -156,7 +156,8 @@ describe('operations', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
     expect((await get('/favicon.ico')).status).toBe(200);
     const robots = await (await get('/robots.txt')).text();
-    expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
+    expect(robots).toContain('User-agent: *');
+    expect(robots).toContain('Disallow: /admin');
   });
 
   it('publishes the build id for version checks', async () => {

@@ -7,7 +7,7 @@ import { SearchBox } from '~/components/layouts/site-header.tsx';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { listCities, listTaxonomies } from '../../../server/domain/catalog.ts';
+import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/home';
 
 /** How many cities the home page links to; the rest are one tap away in the search filters. */
@@ -15,10 +15,13 @@ const POPULAR_CITIES = 12;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
-  const [taxonomies, cities] = await Promise.all([listTaxonomies(db(context)), listCities(db(context))]);
+  const [taxonomies, cities] = await Promise.all([
+    listTaxonomies(db(context)),
+    listCityNames(db(context), POPULAR_CITIES),
+  ]);
   return {
     taxonomies,
-    cities: cities.slice(0, POPULAR_CITIES).map(({ areas: _areas, ...c }) => c),
+    cities,
     meta: { title: t('home:title'), description: t('home:description') },
   };
 }
