@@ -207,7 +207,14 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     time: process.env.SOUQ_BUILD_TIME ?? new Date().toISOString(),
   };
   const mailer = createMailer(config, logger);
-  const services: AppServices = { config, database, logger, build, mailer, auth: createAuth(config, database, mailer) };
+  const services: AppServices = {
+    config,
+    database,
+    logger,
+    build,
+    mailer,
+    auth: createAuth(config, database, mailer, logger),
+  };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
   // Expired rate-limit windows are dropped every 10 minutes (any process may do it).

@@ -5,6 +5,7 @@ import { betterAuth } from 'better-auth';
 import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/index.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 
@@ -18,7 +19,11 @@ export const SESSION_DAYS = 30;
 /** Links in mails lead to our own pages, in the member's language, carrying the token. */
 export const LINK_TTL_SECONDS = 60 * 60;
 
-export function createAuth(config: Config, database: DatabaseHandle, mailer: Mailer) {
+export function createAuth(config: Config, database: DatabaseHandle, mailer: Mailer, logger?: Logger) {
+  // A mail that cannot be sent must not fail the sign-up or reset request: the account exists and
+  // the member can ask again; the failure is logged for operators.
+  const send = (message: Parameters<Mailer['send']>[0]) =>
+    mailer.send(message).catch((err) => logger?.error({ err, to: message.to }, 'account mail could not be sent'));
   const baseUrl = config.appUrl ?? `http://localhost:${config.port}`;
   const localeOfUser = (user: { locale?: unknown }): Locale => (isLocale(user.locale) ? user.locale : 'ar');
   const link = (page: string, locale: Locale, token: string) =>
@@ -74,7 +79,7 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await mailer.send(
+        await send(
           resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)),
         );
       },
@@ -86,7 +91,7 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       expiresIn: LINK_TTL_SECONDS,
       sendVerificationEmail: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await mailer.send(
+        await send(
           verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)),
         );
       },

@@ -52,4 +52,35 @@ describe('process lifecycle', () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  it('keeps a sign-up that cannot be mailed: the account exists, the mail failure is only logged', async () => {
+    const server = await startBuiltServer({ SMTP_URL: 'smtp://127.0.0.1:9', LOG_LEVEL: 'silent' });
+    try {
+      const res = await fetch(`${server.url}/en/register`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          origin: server.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': 'Mozilla/5.0',
+        },
+        body: new URLSearchParams({
+          name: 'No Mail',
+          email: 'no-mail@example.ly',
+          password: 'a-passphrase',
+          password_confirmation: 'a-passphrase',
+          terms: 'on',
+        }).toString(),
+      });
+      expect(res.status).toBe(302);
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const me = await (await fetch(`${server.url}/api/is-logged-in`, { headers: { cookie } })).json();
+      expect(me.user).toMatchObject({ email: 'no-mail@example.ly', email_verified: false });
+    } finally {
+      await server.stop();
+    }
+  });
 });
