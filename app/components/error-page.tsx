@@ -16,7 +16,6 @@ export function ErrorPage({ error }: { error: unknown }) {
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const notFound = status === 404;
   const [title, description] = wording(status);
   if (!isRouteErrorResponse(error)) console.error(error);
   return (

@@ -79,9 +79,7 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await send(
-          resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)),
-        );
+        await send(resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)));
       },
     },
     emailVerification: {
@@ -91,9 +89,7 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       expiresIn: LINK_TTL_SECONDS,
       sendVerificationEmail: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await send(
-          verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)),
-        );
+        await send(verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)));
       },
     },
     // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.

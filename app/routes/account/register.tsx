@@ -24,7 +24,7 @@ import type { Route } from './+types/register';
 /** Signed-in members are sent home, for the page and the form post alike. */
 export const middleware = guards('guest');
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const t = tFor(request);
   return { meta: { title: t('auth:register.title'), description: t('auth:register.description') } };
 }
