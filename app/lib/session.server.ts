@@ -1,6 +1,7 @@
 // The current user of a request (read once per request) and the route guards of PRODUCT.md §1.
 import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
+import { can, isStaff } from '~/lib/admin-nav.ts';
 import { localeOf, notFound, services } from '~/lib/route.server.ts';
 import { type SessionUser, sessionUser } from '../../server/domain/accounts.ts';
 
@@ -34,7 +35,7 @@ export async function requireGuest(request: Request, context: Readonly<RouterCon
 /** `admin`: staff only; anyone else signed in gets 404 (the back office is not revealed). */
 export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser> {
   const user = await requireUser(request, context);
-  if (user.is_super_admin || user.permissions.length > 0) return user;
+  if (isStaff(user)) return user;
   throw notFound(request);
 }
 
@@ -45,6 +46,6 @@ export async function requirePermission(
   permission: string,
 ): Promise<SessionUser> {
   const user = await requireAdmin(request, context);
-  if (user.is_super_admin || user.permissions.includes(permission)) return user;
+  if (can(user, permission)) return user;
   throw new Response(null, { status: 403, statusText: 'Forbidden' });
 }

@@ -97,8 +97,9 @@ const toAttribute = (r: AttributeRow, owner: Attribute['owner']): Attribute => (
   owner,
 });
 
-export async function listTaxonomies(db: DB): Promise<Taxonomy[]> {
-  const rows = await db
+/** Active taxonomies with their category and ad counts, in display order. */
+function taxonomiesQuery(db: DB) {
+  return db
     .selectFrom('taxonomies as t')
     .leftJoin('categories as c', (j) => j.onRef('c.taxonomy_id', '=', 't.id').on('c.active', '=', true))
     .where('t.active', '=', true)
@@ -111,15 +112,33 @@ export async function listTaxonomies(db: DB): Promise<Taxonomy[]> {
     ])
     .groupBy(['t.id', 't.slug', 't.name_ar', 't.name_en', 't.icon', 't.position'])
     .orderBy('t.position')
-    .orderBy('t.id')
-    .execute();
-  return rows.map((r) => ({ ...r, categories_count: toNumber(r.categories_count), ads_count: toNumber(r.ads_count) }));
+    .orderBy('t.id');
+}
+
+type TaxonomyRowWithCounts = Omit<Taxonomy, 'categories_count' | 'ads_count'> & {
+  categories_count: unknown;
+  ads_count: unknown;
+};
+const toTaxonomy = (r: TaxonomyRowWithCounts): Taxonomy => ({
+  ...r,
+  categories_count: toNumber(r.categories_count),
+  ads_count: toNumber(r.ads_count),
+});
+
+export async function listTaxonomies(db: DB): Promise<Taxonomy[]> {
+  return (await taxonomiesQuery(db).execute()).map(toTaxonomy);
 }
 
 export async function getTaxonomy(db: DB, slug: string): Promise<Taxonomy> {
-  const t = (await listTaxonomies(db)).find((x) => x.slug === slug);
-  if (!t) throw new NotFound('errors.taxonomy-not-found');
-  return t;
+  const row = await taxonomiesQuery(db).where('t.slug', '=', slug).executeTakeFirst();
+  if (!row) throw new NotFound('errors.taxonomy-not-found');
+  return toTaxonomy(row);
+}
+
+async function getTaxonomyById(db: DB, id: number): Promise<Taxonomy> {
+  const row = await taxonomiesQuery(db).where('t.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('errors.taxonomy-not-found');
+  return toTaxonomy(row);
 }
 
 /** Number of active direct children of the category aliased `c`. */
@@ -173,12 +192,7 @@ export interface CategoryPath {
 export async function getCategoryPath(db: DB, slug: string): Promise<CategoryPath> {
   const category = await getCategory(db, slug);
   const [taxonomy, ancestors] = await Promise.all([
-    db
-      .selectFrom('taxonomies')
-      .select('slug')
-      .where('id', '=', category.taxonomy_id)
-      .executeTakeFirstOrThrow()
-      .then((t) => getTaxonomy(db, t.slug)),
+    getTaxonomyById(db, category.taxonomy_id),
     getAncestors(db, category),
   ]);
   return { taxonomy, trail: [...ancestors, category], category };

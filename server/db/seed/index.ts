@@ -37,21 +37,21 @@ async function insertAttributes(
   attributes: SeedAttribute[] | undefined,
   report: SeedReport,
 ) {
+  const taxonomyId = 'taxonomy_id' in owner ? owner.taxonomy_id : null;
+  const categoryId = 'category_id' in owner ? owner.category_id : null;
   for (const [position, a] of (attributes ?? []).entries()) {
-    const ownerFilter =
-      'taxonomy_id' in owner ? ['taxonomy_id', owner.taxonomy_id] : ['category_id', owner.category_id];
-    const exists = await tx
-      .selectFrom('attributes')
-      .select('id')
-      .where(ownerFilter[0] as 'taxonomy_id', '=', ownerFilter[1] as number)
-      .where('key', '=', a.key)
-      .executeTakeFirst();
+    let existing = tx.selectFrom('attributes').select('id').where('key', '=', a.key);
+    existing =
+      taxonomyId !== null
+        ? existing.where('taxonomy_id', '=', taxonomyId)
+        : existing.where('category_id', '=', categoryId);
+    const exists = await existing.executeTakeFirst();
     if (exists) continue;
     await tx
       .insertInto('attributes')
       .values({
-        taxonomy_id: 'taxonomy_id' in owner ? owner.taxonomy_id : null,
-        category_id: 'category_id' in owner ? owner.category_id : null,
+        taxonomy_id: taxonomyId,
+        category_id: categoryId,
         key: a.key,
         name_ar: a.name_ar,
         name_en: a.name_en,
