@@ -12,6 +12,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('account/forget-password', 'routes/account/forget-password.tsx', { id: id('forget-password') }),
       route('account/reset-password', 'routes/account/reset-password.tsx', { id: id('reset-password') }),
       route('account/email-verification', 'routes/account/email-verification.tsx', { id: id('email-verification') }),
+      route('account/phone-verification', 'routes/account/phone-verification.tsx', { id: id('phone-verification') }),
     ]),
     route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
     layout('components/layouts/admin-layout.tsx', { id: id('layout.admin') }, [

@@ -52,6 +52,8 @@ const envSchema = z.object({
       message: 'must be one or more email addresses separated by commas',
     }),
   SMS_PROVIDER: z.enum(['console', 'http']).default('console'),
+  SMS_HTTP_URL: optionalUrl(['http://', 'https://']),
+  SMS_HTTP_KEY: z.string().optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().optional(),
@@ -92,6 +94,9 @@ export interface Config {
   /** Who receives contact-form messages; empty = every super admin. */
   contactEmails: string[];
   smsProvider: Env['SMS_PROVIDER'];
+  /** Gateway URL template ({to}, {text}, {key}) when SMS_PROVIDER=http. */
+  smsHttpUrl: string | undefined;
+  smsHttpKey: string | undefined;
   storage: Env['STORAGE'];
   mapTileUrl: string;
   moderation: Env['MODERATION'];
@@ -117,6 +122,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.STORAGE === 's3' && !e.S3_BUCKET) {
     throw new ConfigError('Invalid environment configuration:\n  S3_BUCKET: required when STORAGE=s3');
   }
+  if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) {
+    throw new ConfigError('Invalid environment configuration:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
 
@@ -140,6 +148,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     contactEmails: e.CONTACT_EMAIL ? e.CONTACT_EMAIL.split(',').map((x) => x.trim()) : [],
     smsProvider: e.SMS_PROVIDER,
+    smsHttpUrl: e.SMS_HTTP_URL,
+    smsHttpKey: e.SMS_HTTP_KEY || undefined,
     storage: e.STORAGE,
     mapTileUrl: e.MAP_TILE_URL,
     moderation: e.MODERATION,

@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/index.ts';
+import type { SmsSender } from './sms/index.ts';
 
 export interface BuildInfo {
   id: string;
@@ -17,6 +18,7 @@ export interface AppServices {
   config: Config;
   auth: Auth;
   mailer: Mailer;
+  sms: SmsSender;
   database: DatabaseHandle;
   logger: Logger;
   build: BuildInfo;

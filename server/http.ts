@@ -24,6 +24,7 @@ import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
+import { createSmsSender } from './sms/index.ts';
 
 export interface StartOptions {
   /** Vite's dev middleware (development only). */
@@ -53,7 +54,7 @@ export async function prepareDatabase(config: Config, database: DatabaseHandle, 
   if (config.seedDemo) {
     // Demo accounts are created verified: no mail is sent for them.
     const quiet = { send: async () => {} };
-    const created = await seedDemoAccounts(database.db, createAuth(config, database, quiet));
+    const created = await seedDemoAccounts(database.db, createAuth(config, database, { mailer: quiet }));
     if (created.length) logger.info({ created }, 'demo accounts created');
   }
 }
@@ -207,13 +208,15 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     time: process.env.SOUQ_BUILD_TIME ?? new Date().toISOString(),
   };
   const mailer = createMailer(config, logger);
+  const sms = createSmsSender(config, logger);
   const services: AppServices = {
     config,
     database,
     logger,
     build,
     mailer,
-    auth: createAuth(config, database, mailer, logger),
+    sms,
+    auth: createAuth(config, database, { mailer, sms, logger }),
   };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 

@@ -102,6 +102,45 @@ export function EmailField({
   );
 }
 
+/** Email or phone number (sign-in, sign-up, forgotten password): typed left to right. */
+export function LoginField({ field, label, autoComplete }: { field: Field; label: string; autoComplete: string }) {
+  const { t } = useTranslation('auth');
+  const fieldError = useFieldError();
+  return (
+    <TextInput
+      {...getInputProps(field, { type: 'text' })}
+      key={field.key}
+      label={label}
+      description={t('fields.login-hint')}
+      autoComplete={autoComplete}
+      autoCapitalize="none"
+      spellCheck={false}
+      dir="ltr"
+      error={fieldError(field)}
+      withAsterisk
+    />
+  );
+}
+
+/** The 6-digit code from an SMS; phones offer to fill it in (`one-time-code`). */
+export function CodeField({ field, label }: { field: Field; label: string }) {
+  const fieldError = useFieldError();
+  return (
+    <TextInput
+      {...getInputProps(field, { type: 'text' })}
+      key={field.key}
+      label={label}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      dir="ltr"
+      styles={{ input: { letterSpacing: '0.4em', fontSize: 'var(--mantine-font-size-lg)' } }}
+      error={fieldError(field)}
+      withAsterisk
+    />
+  );
+}
+
 /** A required password input with its translated error. */
 export function PasswordField({
   field,

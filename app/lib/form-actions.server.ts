@@ -1,13 +1,25 @@
 // Shared by form actions (sign-in, registration, contact): turn domain results into responses.
 import { data, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
-import { localeOf } from '~/lib/route.server.ts';
+import { localeOf, requestInfo } from '~/lib/route.server.ts';
+import type { AuthMeta } from '../../server/domain/accounts.ts';
 import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
 import { safeLocalPath } from '../../server/http/locale.ts';
 
 /** Where to go after signing in: a local `redirect=` target, else the home page of the locale. */
 export function afterAuthTarget(request: Request, requested: string | undefined | null): string {
   return safeLocalPath(requested ?? '', localizePath('/', localeOf(request)));
+}
+
+/**
+ * What the account functions need from a request: the real client IP (rate limits) and the
+ * headers Better Auth reads (cookies, user agent), plus `x-locale` so SMS codes go out in the
+ * language of the page.
+ */
+export function authMeta(request: Request, context: Parameters<typeof requestInfo>[0]): AuthMeta {
+  const headers = new Headers(request.headers);
+  headers.set('x-locale', localeOf(request));
+  return { ip: requestInfo(context).ip, headers };
 }
 
 export function redirectWithCookies(target: string, cookies: string[]): Response {

@@ -2,12 +2,16 @@
 // sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
 // field names are mapped here.
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
+import { phoneNumber } from 'better-auth/plugins';
 import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/index.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+import type { SmsSender } from '../sms/index.ts';
+import { otpSms } from '../sms/texts.ts';
 
 const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
@@ -19,11 +23,42 @@ export const SESSION_DAYS = 30;
 /** Links in mails lead to our own pages, in the member's language, carrying the token. */
 export const LINK_TTL_SECONDS = 60 * 60;
 
-export function createAuth(config: Config, database: DatabaseHandle, mailer: Mailer, logger?: Logger) {
+/** Phone codes: 6 digits, valid 10 minutes, 5 wrong tries before the code is void. */
+export const OTP_TTL_SECONDS = 10 * 60;
+export const OTP_ATTEMPTS = 5;
+
+/**
+ * Better Auth needs an email on every user. A member who signs up with a phone number gets one
+ * under the reserved `.invalid` top-level domain (RFC 2606): unique, never deliverable, never shown.
+ */
+export const PLACEHOLDER_EMAIL_DOMAIN = 'phone.souq.invalid';
+export const isPlaceholderEmail = (email: string) => email.endsWith(`@${PLACEHOLDER_EMAIL_DOMAIN}`);
+
+export interface AuthDeps {
+  mailer: Mailer;
+  sms?: SmsSender;
+  logger?: Logger;
+}
+
+/** The language of a code sent from a request: our pages pass it in `x-locale`. */
+function localeOfRequest(ctx: unknown): Locale {
+  const headers = (ctx as { headers?: Headers } | undefined)?.headers;
+  const value = headers?.get?.('x-locale');
+  return isLocale(value) ? value : 'ar';
+}
+
+export function createAuth(config: Config, database: DatabaseHandle, { mailer, sms, logger }: AuthDeps) {
   // A mail that cannot be sent must not fail the sign-up or reset request: the account exists and
   // the member can ask again; the failure is logged for operators.
-  const send = (message: Parameters<Mailer['send']>[0]) =>
-    mailer.send(message).catch((err) => logger?.error({ err, to: message.to }, 'account mail could not be sent'));
+  const send = async (message: Parameters<Mailer['send']>[0]) => {
+    if (isPlaceholderEmail(message.to)) return;
+    await mailer.send(message).catch((err) => logger?.error({ err, to: message.to }, 'account mail could not be sent'));
+  };
+  // A code that cannot be sent fails the request: the member is waiting for it on the next screen.
+  const sendCode = async (kind: 'verify' | 'reset', to: string, code: string, ctx: unknown) => {
+    if (!sms) throw new Error('No SMS sender configured');
+    await sms.send({ to, text: otpSms(localeOfRequest(ctx), kind, code, OTP_TTL_SECONDS / 60) });
+  };
   const baseUrl = config.appUrl ?? `http://localhost:${config.port}`;
   const localeOfUser = (user: { locale?: unknown }): Locale => (isLocale(user.locale) ? user.locale : 'ar');
   const link = (page: string, locale: Locale, token: string) =>
@@ -77,9 +112,10 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       autoSignIn: true,
       resetPasswordTokenExpiresIn: LINK_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      // Not awaited: an unknown email is answered at once, so a known one must not wait for the mail.
       sendResetPassword: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await send(resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)));
+        void send(resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)));
       },
     },
     emailVerification: {
@@ -92,6 +128,21 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
         await send(verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)));
       },
     },
+    databaseHooks: {
+      session: {
+        create: {
+          // Every way in (password, phone, OIDC, Firebase) ends here: a banned member gets no session.
+          before: async (session) => {
+            const user = await database.db
+              .selectFrom('users')
+              .select('banned_at')
+              .where('id', '=', session.userId)
+              .executeTakeFirst();
+            if (user?.banned_at) throw new APIError('FORBIDDEN', { code: 'USER_DISABLED', message: 'user-disabled' });
+          },
+        },
+      },
+    },
     // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.
     rateLimit: { enabled: config.isProduction, window: 60, max: 60 },
     advanced: {
@@ -100,6 +151,21 @@ export function createAuth(config: Config, database: DatabaseHandle, mailer: Mai
       ipAddress: { ipAddressHeaders: config.trustProxy > 0 ? ['x-forwarded-for'] : [] },
     },
     trustedOrigins: config.appUrl ? [config.appUrl] : [],
+    plugins: [
+      phoneNumber({
+        otpLength: 6,
+        expiresIn: OTP_TTL_SECONDS,
+        allowedAttempts: OTP_ATTEMPTS,
+        // Only E.164 reaches Better Auth: our forms normalise what members type.
+        phoneNumberValidator: (value) => /^\+[1-9]\d{5,14}$/.test(value),
+        sendOTP: ({ phoneNumber: to, code }, ctx) => sendCode('verify', to, code, ctx),
+        // In the background, as for reset mails: unknown numbers get no text and no wait.
+        sendPasswordResetOTP: ({ phoneNumber: to, code }, ctx) => {
+          sendCode('reset', to, code, ctx).catch((err) => logger?.error({ err }, 'reset code could not be sent'));
+        },
+        schema: { user: { fields: { phoneNumber: 'phone_number', phoneNumberVerified: 'phone_number_verified' } } },
+      }),
+    ],
   });
 }
 

@@ -1,5 +1,6 @@
 // The signed-in user as the rest of the app sees it: profile basics plus access.
-import type { Auth } from '../auth/index.ts';
+import { randomUUID } from 'node:crypto';
+import { type Auth, isPlaceholderEmail, PLACEHOLDER_EMAIL_DOMAIN } from '../auth/index.ts';
 import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
 import { Invalid } from './errors.ts';
@@ -9,8 +10,11 @@ import { hitRateLimit } from './rate-limit.ts';
 export interface SessionUser {
   id: string;
   name: string;
-  email: string;
+  /** Null for a member who signed up with a phone number and has not added an email. */
+  email: string | null;
   email_verified: boolean;
+  /** E.164; only a confirmed number is ever stored on the account. */
+  phone: string | null;
   image: string | null;
   locale: string;
   is_super_admin: boolean;
@@ -22,13 +26,15 @@ export interface SessionUser {
 export async function sessionUser(auth: Auth, db: DB, headers: Headers): Promise<SessionUser | null> {
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const u = session.user as typeof session.user & { locale?: string };
+  const u = session.user as typeof session.user & { locale?: string; phoneNumber?: string | null };
   const access = await accessOf(db, u.id);
+  const placeholder = isPlaceholderEmail(u.email);
   return {
     id: u.id,
     name: u.name,
-    email: u.email,
-    email_verified: toBool(u.emailVerified),
+    email: placeholder ? null : u.email,
+    email_verified: !placeholder && toBool(u.emailVerified),
+    phone: u.phoneNumber ?? null,
     image: u.image ?? null,
     locale: u.locale ?? 'ar',
     is_super_admin: access.is_super_admin,
@@ -54,54 +60,182 @@ export interface AuthMeta {
   headers: Headers;
 }
 
+/** Better Auth's codes for a refused sign-in; all become the same `invalid-credential`. */
+const CREDENTIAL_CODES = new Set([
+  'INVALID_EMAIL_OR_PASSWORD',
+  'USER_NOT_FOUND',
+  'INVALID_PASSWORD',
+  'INVALID_PHONE_NUMBER_OR_PASSWORD',
+  'CREDENTIAL_ACCOUNT_NOT_FOUND',
+]);
+
 /**
- * Signs in by email and password. Wrong email and wrong password get the same answer
- * (`invalid-credential`), so the form does not reveal who has an account. Returns the
- * Set-Cookie headers of the new session (a new session id at every sign-in).
+ * Signs in by email or phone number (E.164) and password. A wrong identifier and a wrong password
+ * get the same answer (`invalid-credential`) after the same work (a password hash either way), so
+ * the form reveals neither who has an account nor by timing. Returns the Set-Cookie headers of the
+ * new session (a new session id at every sign-in).
  */
 export async function signIn(
   auth: Auth,
   db: DB,
-  input: { email: string; password: string; remember: boolean },
+  input: { login: string; password: string; remember: boolean },
   meta: AuthMeta,
 ): Promise<string[]> {
   await hitRateLimit(db, LOGIN_LIMITS.perAddress, meta.ip || 'unknown');
-  await hitRateLimit(db, LOGIN_LIMITS.perAccount, input.email.toLowerCase());
+  await hitRateLimit(db, LOGIN_LIMITS.perAccount, input.login.toLowerCase());
   try {
-    const { headers } = await auth.api.signInEmail({
-      body: { email: input.email, password: input.password, rememberMe: input.remember },
+    if (!input.login.startsWith('+')) {
+      const { headers } = await auth.api.signInEmail({
+        body: { email: input.login, password: input.password, rememberMe: input.remember },
+        headers: meta.headers,
+        returnHeaders: true,
+      });
+      return headers.getSetCookie();
+    }
+    const known = await db.selectFrom('users').select('id').where('phone_number', '=', input.login).executeTakeFirst();
+    if (!known) {
+      // Better Auth answers an unknown number at once; hash anyway so both refusals cost the same.
+      await (await auth.$context).password.hash(input.password);
+      throw new Invalid({ form: ['invalid-credential'] });
+    }
+    const { headers } = await auth.api.signInPhoneNumber({
+      body: { phoneNumber: input.login, password: input.password, rememberMe: input.remember },
       headers: meta.headers,
       returnHeaders: true,
     });
     return headers.getSetCookie();
   } catch (error) {
-    const code = authCode(error);
-    if (code === 'INVALID_EMAIL_OR_PASSWORD' || code === 'USER_NOT_FOUND' || code === 'INVALID_PASSWORD') {
-      throw new Invalid({ form: ['invalid-credential'] });
-    }
+    if (CREDENTIAL_CODES.has(authCode(error) ?? '')) throw new Invalid({ form: ['invalid-credential'] });
+    if (authCode(error) === 'USER_DISABLED') throw new Invalid({ form: ['user-disabled'] });
     throw error;
   }
 }
 
-/** Creates an account and signs it in; returns the Set-Cookie headers. */
+/**
+ * Creates an account and signs it in; returns the Set-Cookie headers. With an email, a confirmation
+ * link is mailed. With a phone number, a code is sent by SMS and the number joins the account only
+ * once confirmed (`verifyPhone`): until then nobody can sign in with it, so typing someone else's
+ * number takes nothing from them.
+ */
 export async function register(
   auth: Auth,
   db: DB,
-  input: { name: string; email: string; password: string; locale: 'ar' | 'en' },
+  input: { name: string; login: string; password: string; locale: 'ar' | 'en' },
   meta: AuthMeta,
 ): Promise<string[]> {
   await hitRateLimit(db, REGISTER_LIMIT, meta.ip || 'unknown');
+  const phone = input.login.startsWith('+') ? input.login : undefined;
+  if (phone && (await phoneTaken(db, phone))) throw new Invalid({ login: ['phone-number-already-exists'] });
+  let cookies: string[];
   try {
     const { headers } = await auth.api.signUpEmail({
-      body: { name: input.name, email: input.email, password: input.password, locale: input.locale },
+      body: {
+        name: input.name,
+        email: phone ? `${randomUUID()}@${PLACEHOLDER_EMAIL_DOMAIN}` : input.login,
+        password: input.password,
+        locale: input.locale,
+      },
       headers: meta.headers,
       returnHeaders: true,
     });
-    return headers.getSetCookie();
+    cookies = headers.getSetCookie();
   } catch (error) {
     const code = authCode(error);
-    if (code?.startsWith('USER_ALREADY_EXISTS')) throw new Invalid({ email: ['email-already-in-use'] });
+    if (code?.startsWith('USER_ALREADY_EXISTS')) throw new Invalid({ login: ['email-already-in-use'] });
     throw error;
+  }
+  if (phone) await sendPhoneCode(auth, db, phone, meta);
+  return cookies;
+}
+
+const phoneTaken = async (db: DB, phone: string) =>
+  Boolean(await db.selectFrom('users').select('id').where('phone_number', '=', phone).executeTakeFirst());
+
+export const OTP_SEND_LIMITS = {
+  perAddress: { name: 'otp-send-ip', limit: 20, windowSeconds: 60 * 60 },
+  perPhone: { name: 'otp-send-phone', limit: 5, windowSeconds: 60 * 60 },
+  /** The cool-down between two codes to one number. */
+  cooldown: { name: 'otp-send-cooldown', limit: 1, windowSeconds: 60 },
+} as const;
+export const OTP_VERIFY_LIMITS = {
+  perAddress: { name: 'otp-verify-ip', limit: 30, windowSeconds: 15 * 60 },
+  perPhone: { name: 'otp-verify-phone', limit: 10, windowSeconds: 15 * 60 },
+} as const;
+
+async function limitCodeSend(db: DB, phone: string, ip: string) {
+  await hitRateLimit(db, OTP_SEND_LIMITS.perAddress, ip || 'unknown');
+  await hitRateLimit(db, OTP_SEND_LIMITS.cooldown, phone);
+  await hitRateLimit(db, OTP_SEND_LIMITS.perPhone, phone);
+}
+
+/** Better Auth's refusals of a one-time code → our error codes. */
+function codeRefusal(error: unknown): Invalid | undefined {
+  switch (authCode(error)) {
+    case 'INVALID_OTP':
+    case 'OTP_NOT_FOUND':
+      return new Invalid({ code: ['invalid-verification-code'] });
+    case 'OTP_EXPIRED':
+      return new Invalid({ code: ['code-expired'] });
+    case 'TOO_MANY_ATTEMPTS':
+      return new Invalid({ code: ['too-many-code-attempts'] });
+    case 'PHONE_NUMBER_EXIST':
+      return new Invalid({ phone: ['phone-number-already-exists'] });
+    default:
+      return undefined;
+  }
+}
+
+/** Sends a 6-digit code by SMS to confirm `phone` (one per minute, five per hour per number). */
+export async function sendPhoneCode(auth: Auth, db: DB, phone: string, meta: AuthMeta): Promise<void> {
+  await limitCodeSend(db, phone, meta.ip);
+  await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: meta.headers });
+}
+
+/**
+ * Confirms `phone` with its code and attaches it to the signed-in account (`headers` carry the
+ * session). A number already confirmed by another account is refused.
+ */
+export async function verifyPhone(auth: Auth, db: DB, input: { phone: string; code: string }, meta: AuthMeta) {
+  await hitRateLimit(db, OTP_VERIFY_LIMITS.perAddress, meta.ip || 'unknown');
+  await hitRateLimit(db, OTP_VERIFY_LIMITS.perPhone, input.phone);
+  if (await phoneTaken(db, input.phone)) throw new Invalid({ phone: ['phone-number-already-exists'] });
+  try {
+    await auth.api.verifyPhoneNumber({
+      body: { phoneNumber: input.phone, code: input.code, updatePhoneNumber: true },
+      headers: meta.headers,
+    });
+  } catch (error) {
+    throw codeRefusal(error) ?? error;
+  }
+}
+
+/**
+ * Sends a reset code when `phone` belongs to an account. The answer is the same either way (Better
+ * Auth stores a code for unknown numbers too, and the text is sent in the background).
+ */
+export async function requestPhonePasswordReset(auth: Auth, db: DB, phone: string, meta: AuthMeta): Promise<void> {
+  await hitRateLimit(db, RESET_LIMITS.perAddress, meta.ip || 'unknown');
+  await hitRateLimit(db, RESET_LIMITS.perAccount, phone);
+  await auth.api.requestPasswordResetPhoneNumber({ body: { phoneNumber: phone }, headers: meta.headers });
+}
+
+/** Sets a new password with the code sent by SMS; every session of the account is ended. */
+export async function resetPasswordByPhone(
+  auth: Auth,
+  db: DB,
+  input: { phone: string; code: string; password: string },
+  meta: AuthMeta,
+): Promise<void> {
+  await hitRateLimit(db, OTP_VERIFY_LIMITS.perAddress, meta.ip || 'unknown');
+  await hitRateLimit(db, OTP_VERIFY_LIMITS.perPhone, input.phone);
+  try {
+    await auth.api.resetPasswordPhoneNumber({
+      body: { phoneNumber: input.phone, otp: input.code, newPassword: input.password },
+    });
+  } catch (error) {
+    // An unknown number fails like a wrong code: the form does not reveal who is a member.
+    if (authCode(error) === 'UNEXPECTED_ERROR') throw new Invalid({ code: ['invalid-verification-code'] });
+    throw codeRefusal(error) ?? error;
   }
 }
 
@@ -128,6 +262,7 @@ const TOKEN_CODES = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'EXPIRED_TOKEN', 
  * exists, a link is on its way", so the answer does not reveal who is a member.
  */
 export async function requestPasswordReset(auth: Auth, db: DB, email: string, meta: AuthMeta): Promise<void> {
+  if (isPlaceholderEmail(email)) return;
   await hitRateLimit(db, RESET_LIMITS.perAddress, meta.ip || 'unknown');
   await hitRateLimit(db, RESET_LIMITS.perAccount, email.toLowerCase());
   await auth.api.requestPasswordReset({ body: { email }, headers: meta.headers });

@@ -36,7 +36,7 @@ describe.each(dialects)('roles and permissions on %s', (dialect) => {
       DATA_DIR: `${process.env.TMPDIR ?? '/tmp'}/souq-perm-test`,
     });
     const sent: string[] = [];
-    const auth = createAuth(config, t, { send: async (m) => void sent.push(m.to) });
+    const auth = createAuth(config, t, { mailer: { send: async (m) => void sent.push(m.to) } });
     expect((await seedDemoAccounts(t.db, auth)).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
     expect(await seedDemoAccounts(t.db, auth)).toEqual([]);
     const idOf = async (email: string) =>

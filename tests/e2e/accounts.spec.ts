@@ -19,7 +19,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await expect(page.getByText('You must accept the terms of use')).toBeVisible();
 
   await page.getByLabel('Name').fill('Mariam');
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email or phone number').fill(email);
   await page.locator('input[name="password"]').fill('a-long-passphrase');
   await page.getByLabel('Confirm password').fill('a-long-passphrase');
   await page.locator('input[name="terms"]').evaluate((el: HTMLInputElement) => el.click());
@@ -41,10 +41,10 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.getByRole('link', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/en\/login$/);
   await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email or phone number').fill(email);
   await page.locator('input[name="password"]').fill('wrong-passphrase');
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('alert')).toContainText('The email or password is not correct.');
+  await expect(page.getByRole('alert')).toContainText('The email, phone number or password is not correct.');
   await expectAccessible(page);
   await page.locator('input[name="password"]').fill('a-long-passphrase');
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -57,7 +57,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/en\/account\/forget-password$/);
   await expect(page.getByRole('heading', { name: 'Forgot your password' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email or phone number').fill(email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByRole('status')).toContainText('If an account uses this email');
   const reset = await waitForMail(mailDir, email, /Reset your Souq password/);
@@ -67,7 +67,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.locator('input[name="password_confirmation"]').fill('a-newer-passphrase');
   await page.getByRole('button', { name: 'Save the password' }).click();
   await expect(page.getByRole('status')).toContainText('Your password has been changed');
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email or phone number').fill(email);
   await page.locator('input[name="password"]').fill('a-newer-passphrase');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
@@ -77,7 +77,7 @@ test('the login page in Arabic, right-to-left, and back to where the visitor was
   await open(page, '/login?redirect=%2Fcontact');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expectAccessible(page);
-  await page.getByLabel('البريد الإلكتروني').fill('user@souq.test');
+  await page.getByLabel('البريد الإلكتروني أو رقم الهاتف').fill('user@souq.test');
   await page.locator('input[name="password"]').fill('password123');
   await page.getByRole('button', { name: 'دخول' }).click();
   await expect(page).toHaveURL(/\/contact$/);
@@ -87,7 +87,7 @@ test('the login page in Arabic, right-to-left, and back to where the visitor was
 test('the back office: staff see the dashboard, members get 404, visitors log in first @phone', async ({ page }) => {
   await open(page, '/en/admin');
   await expect(page).toHaveURL(/\/en\/login\?redirect=%2Fen%2Fadmin$/);
-  await page.getByLabel('Email').fill('moderator@souq.test');
+  await page.getByLabel('Email or phone number').fill('moderator@souq.test');
   await page.locator('input[name="password"]').fill('password123');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/en\/admin$/);
@@ -101,7 +101,7 @@ test('the back office: staff see the dashboard, members get 404, visitors log in
 
   await page.context().clearCookies();
   await open(page, '/en/login');
-  await page.getByLabel('Email').fill('user@souq.test');
+  await page.getByLabel('Email or phone number').fill('user@souq.test');
   await page.locator('input[name="password"]').fill('password123');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();

@@ -1,65 +1,9 @@
 // Accounts over real HTTP against the built server (demo accounts seeded).
 import { describe, expect, inject, it } from 'vitest';
+import { type Browser, browser } from '../support/http-browser.ts';
 import { readMails, waitForMail } from '../support/smtp-capture.ts';
 
-const base = inject('baseUrl');
 const mailDir = inject('mailDir');
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
-
-/** A tiny cookie jar over fetch. */
-function browser() {
-  const jar = new Map<string, string>();
-  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const store = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = c.split(';');
-      const i = pair.indexOf('=');
-      const name = pair.slice(0, i).trim();
-      const value = pair.slice(i + 1).trim();
-      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim())) || value === '';
-      if (expired) jar.delete(name);
-      else jar.set(name, value);
-    }
-  };
-  return {
-    jar,
-    async get(path: string) {
-      const res = await fetch(base + path, {
-        redirect: 'manual',
-        headers: { 'user-agent': BROWSER, cookie: cookieHeader() },
-      });
-      store(res);
-      return res;
-    },
-    async post(path: string, form: Record<string, string>, origin = base) {
-      const res = await fetch(base + path, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'user-agent': BROWSER,
-          cookie: cookieHeader(),
-          origin,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams(form).toString(),
-      });
-      store(res);
-      return res;
-    },
-    async whoami() {
-      return (await this.get('/api/is-logged-in')).json() as Promise<{
-        logged_in: boolean;
-        user:
-          | null
-          | ({ email: string; is_super_admin: boolean; permissions: string[]; roles: string[] } & Record<
-              string,
-              unknown
-            >);
-      }>;
-    },
-  };
-}
-
 const unique = () => `member-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
 
 describe('registration', () => {
@@ -69,7 +13,7 @@ describe('registration', () => {
     const email = unique();
     const res = await b.post('/en/register', {
       name: 'Nour',
-      email,
+      login: email,
       password: 'a-good-passphrase',
       password_confirmation: 'a-good-passphrase',
       terms: 'on',
@@ -90,7 +34,7 @@ describe('registration', () => {
     const email = unique();
     const res = await b.post('/en/register', {
       name: 'N',
-      email,
+      login: email,
       password: 'short',
       password_confirmation: 'other',
       terms: '',
@@ -100,14 +44,14 @@ describe('registration', () => {
     expect(html).toContain('The name field must be at least 2 characters');
     expect(html).toContain('The password field must be at least 8 characters');
     expect(html).toContain('You must accept the terms of use');
-    const login = await b.post('/en/login', { email, password: 'short' });
+    const login = await b.post('/en/login', { login: email, password: 'short' });
     expect(login.status).toBe(422);
   });
 
   it('tells a taken email apart only at registration', async () => {
     const res = await browser().post('/register', {
       name: 'سالم',
-      email: 'user@souq.test',
+      login: 'user@souq.test',
       password: 'another-passphrase',
       password_confirmation: 'another-passphrase',
       terms: 'on',
@@ -119,18 +63,18 @@ describe('registration', () => {
 
 describe('sign-in and sign-out', () => {
   it('gives the same answer for an unknown email and a wrong password', async () => {
-    const a = await browser().post('/en/login', { email: 'nobody@example.ly', password: 'password123' });
-    const b = await browser().post('/en/login', { email: 'user@souq.test', password: 'not-the-password' });
+    const a = await browser().post('/en/login', { login: 'nobody@example.ly', password: 'password123' });
+    const b = await browser().post('/en/login', { login: 'user@souq.test', password: 'not-the-password' });
     expect(a.status).toBe(422);
     expect(b.status).toBe(422);
-    const message = 'The email or password is not correct.';
+    const message = 'The email, phone number or password is not correct.';
     expect(await a.text()).toContain(message);
     expect(await b.text()).toContain(message);
   });
 
   it('signs in with a new session id each time and signs out server-side', async () => {
     const b = browser();
-    const first = await b.post('/en/login', { email: 'moderator@souq.test', password: 'password123', remember: 'on' });
+    const first = await b.post('/en/login', { login: 'moderator@souq.test', password: 'password123', remember: 'on' });
     expect(first.status).toBe(302);
     const firstToken = b.jar.get('souq.session_token');
     const me = await b.whoami();
@@ -141,7 +85,7 @@ describe('sign-in and sign-out', () => {
     second.jar.set('souq.session_token', firstToken as string);
     await second.post('/en/logout', {});
     const again = browser();
-    await again.post('/en/login', { email: 'moderator@souq.test', password: 'password123' });
+    await again.post('/en/login', { login: 'moderator@souq.test', password: 'password123' });
     expect(again.jar.get('souq.session_token')).not.toBe(firstToken);
 
     // The first session was ended on the server: its cookie no longer works anywhere.
@@ -152,17 +96,17 @@ describe('sign-in and sign-out', () => {
 
   it('knows the super admin', async () => {
     const b = browser();
-    await b.post('/login', { email: 'admin@souq.test', password: 'password123' });
+    await b.post('/login', { login: 'admin@souq.test', password: 'password123' });
     expect((await b.whoami()).user).toMatchObject({ is_super_admin: true });
   });
 
   it('goes back to a local redirect target only', async () => {
     const b = browser();
-    const ok = await b.post('/en/login', { email: 'user@souq.test', password: 'password123', redirect: '/en/contact' });
+    const ok = await b.post('/en/login', { login: 'user@souq.test', password: 'password123', redirect: '/en/contact' });
     expect(ok.headers.get('location')).toBe('/en/contact');
     for (const evil of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {
       const res = await browser().post('/en/login', {
-        email: 'user@souq.test',
+        login: 'user@souq.test',
         password: 'password123',
         redirect: evil,
       });
@@ -172,7 +116,7 @@ describe('sign-in and sign-out', () => {
 
   it('sends signed-in users away from the login and register pages', async () => {
     const b = browser();
-    await b.post('/en/login', { email: 'user@souq.test', password: 'password123' });
+    await b.post('/en/login', { login: 'user@souq.test', password: 'password123' });
     expect((await b.get('/en/login')).headers.get('location')).toBe('/en');
     expect((await b.get('/register')).headers.get('location')).toBe('/');
   });
@@ -180,7 +124,7 @@ describe('sign-in and sign-out', () => {
   it('refuses sign-in posts from another origin', async () => {
     const res = await browser().post(
       '/en/login',
-      { email: 'user@souq.test', password: 'password123' },
+      { login: 'user@souq.test', password: 'password123' },
       'https://evil.example',
     );
     expect(res.status).toBe(419);
@@ -188,7 +132,7 @@ describe('sign-in and sign-out', () => {
 
   it('never signs out on a GET', async () => {
     const b = browser();
-    await b.post('/en/login', { email: 'user@souq.test', password: 'password123' });
+    await b.post('/en/login', { login: 'user@souq.test', password: 'password123' });
     await b.get('/en/logout');
     expect((await b.whoami()).logged_in).toBe(true);
   });
@@ -200,11 +144,11 @@ const localPart = (link: string) => {
   return u.pathname + u.search;
 };
 
-async function registerMember(b: ReturnType<typeof browser>, locale: 'en' | 'ar' = 'en') {
+async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en') {
   const email = unique();
   const res = await b.post(locale === 'en' ? '/en/register' : '/register', {
     name: 'Huda',
-    email,
+    login: email,
     password: 'first-passphrase',
     password_confirmation: 'first-passphrase',
     terms: 'on',
@@ -260,7 +204,7 @@ describe('password reset', () => {
   it('resets by mailed link, ends every session, and the link works once', async () => {
     const member = browser();
     const email = await registerMember(member);
-    const res = await browser().post('/en/account/forget-password', { email });
+    const res = await browser().post('/en/account/forget-password', { login: email });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('If an account uses this email, we have sent it a link');
     const mail = await waitForMail(mailDir, email, /Reset your Souq password/);
@@ -286,8 +230,8 @@ describe('password reset', () => {
     expect(done.headers.get('location')).toBe('/en/login?reset=1');
     expect((await member.whoami()).logged_in).toBe(false);
 
-    expect((await browser().post('/en/login', { email, password: 'first-passphrase' })).status).toBe(422);
-    expect((await browser().post('/en/login', { email, password: 'second-passphrase' })).status).toBe(302);
+    expect((await browser().post('/en/login', { login: email, password: 'first-passphrase' })).status).toBe(422);
+    expect((await browser().post('/en/login', { login: email, password: 'second-passphrase' })).status).toBe(302);
 
     const reused = await browser().post(localPart(link), {
       token,
@@ -299,7 +243,7 @@ describe('password reset', () => {
   });
 
   it('answers an unknown email exactly like a known one and sends nothing', async () => {
-    const res = await browser().post('/en/account/forget-password', { email: 'no-such-member@example.ly' });
+    const res = await browser().post('/en/account/forget-password', { login: 'no-such-member@example.ly' });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('If an account uses this email, we have sent it a link');
     await new Promise((r) => setTimeout(r, 300));

@@ -66,7 +66,7 @@ describe('process lifecycle', () => {
         },
         body: new URLSearchParams({
           name: 'No Mail',
-          email: 'no-mail@example.ly',
+          login: 'no-mail@example.ly',
           password: 'a-passphrase',
           password_confirmation: 'a-passphrase',
           terms: 'on',

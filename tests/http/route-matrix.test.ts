@@ -17,7 +17,7 @@ async function signIn(email: string, password: string): Promise<string> {
     method: 'POST',
     redirect: 'manual',
     headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
-    body: new URLSearchParams({ email, password }).toString(),
+    body: new URLSearchParams({ login: email, password }).toString(),
   });
   expect(res.status).toBe(302);
   return res.headers
@@ -46,7 +46,7 @@ beforeAll(async () => {
     headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
     body: new URLSearchParams({
       name: 'Staff One',
-      email,
+      login: email,
       password: 'one-permission',
       password_confirmation: 'one-permission',
       terms: 'on',
@@ -86,6 +86,10 @@ const PAGES: [string, Record<Role, Expect>][] = [
   ['/account/forget-password', all(200)],
   ['/account/reset-password', all(200)],
   ['/en/account/email-verification', all(200)],
+  [
+    '/account/phone-verification',
+    { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Faccount%2Fphone-verification' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/admin', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fadmin' }, member: 404 }],
   ['/en/admin', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fadmin' }, member: 404 }],

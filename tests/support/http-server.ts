@@ -18,7 +18,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const mailDir = mkdtempSync(path.join(tmpdir(), 'souq-mail-'));
   const smtp = await startSmtpCapture(mailDir);
-  const server = await startBuiltServer({ SEED_DEMO: 'true', SMTP_URL: smtp.url });
+  const server = await startBuiltServer({ SEED_DEMO: 'true', SMTP_URL: smtp.url, TRUST_PROXY: '1' });
   project.provide('baseUrl', server.url);
   project.provide('mailDir', mailDir);
   project.provide('dataDir', server.dataDir);

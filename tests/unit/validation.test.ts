@@ -9,6 +9,7 @@ import {
   field,
   isBlank,
   latinDigits,
+  localPhoneToE164,
   requiredField,
   rules,
   translateError,
@@ -70,6 +71,22 @@ describe('rules of seed §5, one by one', () => {
       expect(run(field(rules.phoneNumber()), bad).error).toBe('must-be-a-valid-phone-number');
     }
   });
+  it('email or phone: an email (lower-cased) or a number, Libyan local forms becoming E.164', () => {
+    const login = field(rules.emailOrPhone());
+    expect(run(login, 'Huda@Example.LY').value).toBe('huda@example.ly');
+    expect(run(login, '0912345678').value).toBe('+218912345678');
+    expect(run(login, '٠٩٢ ١٢٣ ٤٥٦٧').value).toBe('+218921234567');
+    expect(run(login, '00218 91-234-5678').value).toBe('+218912345678');
+    expect(run(login, '+44 (20) 7946 0958').value).toBe('+442079460958');
+    for (const bad of ['huda@', 'huda', '12345', '0812345678', '+12']) {
+      expect(run(login, bad).error).toBe('email-or-phone-number');
+    }
+    expect(localPhoneToE164('091 234 5678')).toBe('+218912345678');
+  });
+  it('digits: exactly n digits, Arabic-Indic accepted', () => {
+    expect(run(field(rules.digits(6)), '١٢٣ ٤٥٦').value).toBe('123456');
+    for (const bad of ['12345', '1234567', '12345a']) expect(run(field(rules.digits(6)), bad).error).toBe('digits:6');
+  });
   it('stops at the first failing rule of a field', () => {
     const r = run(requiredField(rules.min(5), rules.alpha()), '1');
     expect(r).toEqual({ error: 'min:5', count: 1 });
@@ -114,6 +131,13 @@ describe('messages in both languages', () => {
     ['confirmed', 'password_confirmation', 'The password confirmation does not match', 'تأكيد كلمة المرور غير مطابق'],
     ['accepted', 'terms', 'You must accept the terms of use', 'يجب الموافقة على شروط الاستخدام'],
     ['in', 'subject', 'The selected subject is invalid', 'القيمة المختارة في حقل الموضوع غير صالحة'],
+    ['digits:6', 'code', 'The code field must be 6 digits', 'يجب أن يتكون حقل الرمز من ٦ أرقام'],
+    [
+      'email-or-phone-number',
+      'login',
+      'The email or phone number field must be a valid email address or a phone number (+ and the country code, or 09…)',
+      'يجب أن يكون حقل البريد الإلكتروني أو رقم الهاتف بريدًا إلكترونيًا صالحًا أو رقم هاتف (+ ورمز الدولة، أو \u200e09…\u200e)',
+    ],
   ];
   for (const [code, fieldName, english, arabic] of cases) {
     it(`${code}`, () => {

@@ -54,6 +54,12 @@ export const rules = {
     normalise: (v) => latinDigits(str(v)),
     check: (v) => /^[0-9]+$/.test(str(v)),
   }),
+  /** Exactly `n` digits (one-time codes); Arabic-Indic and Persian digits are accepted. */
+  digits: (n: number): Rule => ({
+    code: `digits:${n}`,
+    normalise: (v) => latinDigits(str(v)).replace(/\s/g, ''),
+    check: (v) => new RegExp(`^[0-9]{${n}}$`).test(str(v)),
+  }),
   /** One of the listed values. */
   oneOf: (values: readonly string[]): Rule => ({ code: 'in', check: (v) => values.includes(str(v)) }),
   /** International number: `+`, digits, optional parentheses; stored as `+` and digits. */
@@ -63,7 +69,28 @@ export const rules = {
     check: (v) => PHONE_PATTERN.test(str(v)) && /^\+\d{6,15}$/.test(str(v).replace(/[()]/g, '')),
     output: (v) => str(v).replace(/[()]/g, ''),
   }),
+  /**
+   * What members sign in with: an email address (stored lower-case) or a phone number (stored
+   * E.164). Libyan numbers may be typed the local way (091…, 00218…); they become +218….
+   */
+  emailOrPhone: (): Rule => ({
+    code: 'email-or-phone-number',
+    normalise: (v) => (str(v).includes('@') ? str(v) : localPhoneToE164(str(v))),
+    check: (v) => (str(v).includes('@') ? rules.email().check(v) : rules.phoneNumber().check(v)),
+    output: (v) => (str(v).includes('@') ? str(v).toLowerCase() : str(v).replace(/[()]/g, '')),
+  }),
 };
+
+/** `0912345678` / `00218…` / `+218 91-234 5678` → `+218912345678`; anything else is returned cleaned. */
+export function localPhoneToE164(value: string): string {
+  const cleaned = latinDigits(value).replace(/[\s-]/g, '');
+  if (/^0(9[1-6]\d{7})$/.test(cleaned)) return `+218${cleaned.slice(1)}`;
+  if (cleaned.startsWith('00')) return `+${cleaned.slice(2)}`;
+  return cleaned;
+}
+
+/** Whether a sign-in identifier (after `emailOrPhone`) is a phone number. */
+export const isPhoneIdentifier = (value: string) => value.startsWith('+');
 
 /**
  * A form field checked by `list` in order; the first failing rule is the field's only error.

@@ -3,11 +3,12 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, useNavigation } from 'react-router';
-import { EmailField, FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { data, Form, Link } from 'react-router';
+import { EmailField, FormError, SubmitButton, useValidatedForm } from '~/components/form-parts.tsx';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { resendVerificationSchema } from '~/lib/validation/accounts.ts';
 import { resendVerification, verifyEmail } from '../../../server/domain/accounts.ts';
@@ -36,22 +37,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyOnRefusal(
     (opts) => submission.reply(opts),
     async () => {
-      await resendVerification(services(context).auth, db(context), submission.value.email, {
-        ip: requestInfo(context).ip,
-        headers: request.headers,
-      });
+      await resendVerification(services(context).auth, db(context), submission.value.email, authMeta(request, context));
       return { result: submission.reply({ resetForm: true }), sent: true };
     },
   );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
-  const _navigation = useNavigation();
-  const _fieldError = useFieldError();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm(
     'resend-form',

@@ -3,21 +3,17 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { data, Form, useNavigation } from 'react-router';
-import {
-  EmailField,
-  FormError,
-  SubmitButton,
-  SwitchFormLink,
-  useFieldError,
-  useValidatedForm,
-} from '~/components/form-parts.tsx';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { data, Form, redirect } from 'react-router';
+import { FormError, LoginField, SubmitButton, SwitchFormLink, useValidatedForm } from '~/components/form-parts.tsx';
+import { localizePath } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { forgotPasswordSchema } from '~/lib/validation/accounts.ts';
-import { requestPasswordReset } from '../../../server/domain/accounts.ts';
+import { isPhoneIdentifier } from '~/lib/validation/rules.ts';
+import { requestPasswordReset, requestPhonePasswordReset } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/forget-password';
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -31,22 +27,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyOnRefusal(
     (opts) => submission.reply(opts),
     async () => {
-      await requestPasswordReset(services(context).auth, db(context), submission.value.email, {
-        ip: requestInfo(context).ip,
-        headers: request.headers,
-      });
+      const { login } = submission.value;
+      const meta = authMeta(request, context);
+      if (isPhoneIdentifier(login)) {
+        // The code comes by SMS; the next page takes it with the new password.
+        await requestPhonePasswordReset(services(context).auth, db(context), login, meta);
+        const query = new URLSearchParams({ phone: login });
+        return redirect(`${localizePath('/account/reset-password', localeOf(request))}?${query}`);
+      }
+      await requestPasswordReset(services(context).auth, db(context), login, meta);
       return { result: submission.reply({ resetForm: true }), sent: true };
     },
   );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function ForgetPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
-  const _navigation = useNavigation();
-  const _fieldError = useFieldError();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm('forgot-form', forgotPasswordSchema, sent ? undefined : actionData?.result);
   return (
@@ -64,7 +64,7 @@ export default function ForgetPasswordPage({ actionData }: Route.ComponentProps)
       <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
-          <EmailField field={fields.email} label={t('fields.email')} autoComplete="email" />
+          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
           <SubmitButton>{t('forgot.submit')}</SubmitButton>
         </Stack>
       </Form>

@@ -2,20 +2,20 @@ import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { data, Form, Link, useSearchParams } from 'react-router';
 import {
-  EmailField,
   FormError,
+  LoginField,
   PasswordField,
   SubmitButton,
   SwitchFormLink,
-  useFieldError,
   useValidatedForm,
 } from '~/components/form-parts.tsx';
-import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { afterAuthTarget, authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { loginSchema } from '~/lib/validation/accounts.ts';
 import { signIn } from '../../../server/domain/accounts.ts';
@@ -40,8 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const cookies = await signIn(
         services(context).auth,
         db(context),
-        { email: input.email, password: input.password, remember: input.remember === 'on' },
-        { ip: requestInfo(context).ip, headers: request.headers },
+        { login: input.login, password: input.password, remember: input.remember === 'on' },
+        authMeta(request, context),
       );
       return redirectWithCookies(afterAuthTarget(request, input.redirect), cookies);
     },
@@ -49,13 +49,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function LoginPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const _navigation = useNavigation();
-  const _fieldError = useFieldError();
   const [form, fields] = useValidatedForm('login-form', loginSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
   return (
@@ -72,7 +71,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
         <Stack gap="sm">
-          <EmailField field={fields.email} label={t('fields.email')} autoComplete="username" />
+          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
           <PasswordField field={fields.password} label={t('fields.password')} autoComplete="current-password" />
           <Group justify="space-between" gap="xs">
             <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />

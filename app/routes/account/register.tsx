@@ -2,22 +2,25 @@ import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { data, Form, Link, useSearchParams } from 'react-router';
 import {
-  EmailField,
   FormError,
+  LoginField,
   PasswordField,
   SubmitButton,
   SwitchFormLink,
   useFieldError,
   useValidatedForm,
 } from '~/components/form-parts.tsx';
-import { afterAuthTarget, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { localizePath } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { afterAuthTarget, authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { registerSchema } from '~/lib/validation/accounts.ts';
+import { isPhoneIdentifier } from '~/lib/validation/rules.ts';
 import { register } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/register';
 
@@ -40,21 +43,30 @@ export async function action({ request, context }: Route.ActionArgs) {
       const cookies = await register(
         services(context).auth,
         db(context),
-        { name: input.name, email: input.email, password: input.password, locale: localeOf(request) },
-        { ip: requestInfo(context).ip, headers: request.headers },
+        { name: input.name, login: input.login, password: input.password, locale: localeOf(request) },
+        authMeta(request, context),
       );
-      return redirectWithCookies(afterAuthTarget(request, input.redirect), cookies);
+      const target = afterAuthTarget(request, input.redirect);
+      // A phone number is confirmed next, with the code just sent; then the member goes on.
+      if (isPhoneIdentifier(input.login)) {
+        const query = new URLSearchParams({ phone: input.login, sent: '1', redirect: target });
+        return redirectWithCookies(
+          `${localizePath('/account/phone-verification', localeOf(request))}?${query}`,
+          cookies,
+        );
+      }
+      return redirectWithCookies(target, cookies);
     },
   );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function RegisterPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const _navigation = useNavigation();
   const fieldError = useFieldError();
   const [form, fields] = useValidatedForm('register-form', registerSchema, actionData?.result);
   const redirectTo = params.get('redirect') ?? '';
@@ -75,7 +87,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
             error={fieldError(fields.name)}
             withAsterisk
           />
-          <EmailField field={fields.email} label={t('fields.email')} autoComplete="email" />
+          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
           <PasswordField
             field={fields.password}
             label={t('fields.password')}

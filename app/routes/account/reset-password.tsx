@@ -2,64 +2,99 @@ import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { data, Form, redirect, useNavigation, useSearchParams } from 'react-router';
+import { data, Form, redirect, useSearchParams } from 'react-router';
 import {
+  CodeField,
   FormError,
   PasswordField,
   SubmitButton,
   SwitchFormLink,
-  useFieldError,
   useValidatedForm,
 } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { localeOf, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { resetPasswordSchema } from '~/lib/validation/accounts.ts';
-import { resetPassword } from '../../../server/domain/accounts.ts';
+import { resetPasswordByPhoneSchema, resetPasswordSchema } from '~/lib/validation/accounts.ts';
+import { PHONE_PATTERN } from '~/lib/validation/rules.ts';
+import { resetPassword, resetPasswordByPhone } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/reset-password';
+
+// Two ways in: `?token=` from the mailed link, or `?phone=` after asking for a code by SMS.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const t = tFor(request);
   return { meta: { title: t('auth:reset.title'), description: t('auth:reset.description'), noindex: true } };
 }
 
+const hideFields = ['password', 'password_confirmation', 'code'];
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const hideFields = ['password', 'password_confirmation'];
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const form = await request.formData();
+  const done = () => redirect(`${localizePath('/login', localeOf(request))}?reset=1`);
+  if (form.has('phone')) {
+    const submission = parseWithZod(form, { schema: resetPasswordByPhoneSchema });
+    if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
+    return replyOnRefusal(
+      (opts) => submission.reply({ ...opts, hideFields }),
+      async () => {
+        await resetPasswordByPhone(services(context).auth, db(context), submission.value, authMeta(request, context));
+        return done();
+      },
+    );
+  }
+  const submission = parseWithZod(form, { schema: resetPasswordSchema });
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
   return replyOnRefusal(
     (opts) => submission.reply({ ...opts, hideFields }),
     async () => {
       await resetPassword(services(context).auth, submission.value.token, submission.value.password);
-      return redirect(`${localizePath('/login', localeOf(request))}?reset=1`);
+      return done();
     },
   );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function ResetPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
-  const _navigation = useNavigation();
-  const _fieldError = useFieldError();
-  const [form, fields] = useValidatedForm('reset-form', resetPasswordSchema, actionData?.result);
   const token = params.get('token') ?? '';
+  const phone = params.get('phone') ?? '';
+  const byPhone = !token && PHONE_PATTERN.test(phone);
+  // One form either way; the phone schema's fields are a superset of the link's.
+  const schema = (byPhone ? resetPasswordByPhoneSchema : resetPasswordSchema) as typeof resetPasswordByPhoneSchema;
+  const [form, fields] = useValidatedForm('reset-form', schema, actionData?.result);
   const formError = actionData && 'formError' in actionData ? actionData.formError : undefined;
+  const usable = Boolean(token) || byPhone;
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
         {t('reset.title')}
       </Title>
-      {token ? <Text c="dimmed">{t('reset.intro')}</Text> : <FormError code="invalid-action-code" />}
+      {byPhone ? (
+        <Text c="dimmed">
+          {t('reset.intro-phone')} <bdi dir="ltr">{phone}</bdi>
+        </Text>
+      ) : token ? (
+        <Text c="dimmed">{t('reset.intro')}</Text>
+      ) : (
+        <FormError code="invalid-action-code" />
+      )}
       <FormError code={formError} />
-      {token ? (
+      {usable ? (
         <Form method="post" {...getFormProps(form)} noValidate>
-          <input type="hidden" name="token" value={token} />
+          {byPhone ? (
+            <input type="hidden" name="phone" value={phone} />
+          ) : (
+            <input type="hidden" name="token" value={token} />
+          )}
           <Stack gap="sm">
+            {byPhone ? <CodeField field={fields.code} label={t('fields.code')} /> : null}
             <PasswordField
               field={fields.password}
               label={t('fields.new-password')}
@@ -75,10 +110,10 @@ export default function ResetPasswordPage({ actionData }: Route.ComponentProps) 
           </Stack>
         </Form>
       ) : null}
-      {!token || formError ? (
+      {!usable || formError || byPhone ? (
         <SwitchFormLink
-          question={t('reset.new-link')}
-          label={t('forgot.title')}
+          question={byPhone ? t('reset.no-code') : t('reset.new-link')}
+          label={byPhone ? t('reset.new-code') : t('forgot.title')}
           to={to('/account/forget-password')}
           redirectTo=""
         />

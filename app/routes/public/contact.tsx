@@ -5,6 +5,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { actionHeaders } from '~/lib/action-headers.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -39,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation('contact');
