@@ -4,6 +4,8 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3917);
+/** The local OpenID Connect provider the app signs in with (tests/support/oidc-provider-server.ts). */
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3918);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'souq-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -39,18 +41,33 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium }, grep: /@phone/ },
   ],
-  webServer: {
-    command: 'node server/main.ts',
-    url: `http://127.0.0.1:${port}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      NODE_ENV: 'production',
-      SEED_DEMO: 'true',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: 'node tests/support/oidc-provider-server.ts',
+      url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { E2E_OIDC_PORT: String(oidcPort), E2E_PORT: String(port) },
     },
-  },
+    {
+      command: 'node server/main.ts',
+      url: `http://127.0.0.1:${port}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: 'production',
+        SEED_DEMO: 'true',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        // The provider knows the app by this address (its registered redirect URI).
+        APP_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        OIDC_CLIENT_ID: 'souq-e2e',
+        OIDC_CLIENT_SECRET: 'souq-e2e-secret',
+        OIDC_NAME: 'Test SSO',
+      },
+    },
+  ],
 });

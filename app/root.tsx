@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     locale,
     origin: config.appUrl ?? url.origin,
     siteTitle: tFor(request)('common:site-title'),
-    user: await currentUser(request, context).then((u) => (u ? { name: u.name } : null)),
+    user: await currentUser(request, context).then((u) => (u ? { name: u.name, image: u.image } : null)),
     errorTitles: {
       notFound: tFor(request)('errors:page-not-found'),
       forbidden: tFor(request)('errors:forbidden'),

@@ -24,6 +24,7 @@ function pages(l: Locale): RouteConfigEntry[] {
         route(page, 'routes/public/info-page.tsx', { id: id(`page.${page}`) }),
       ),
       route('contact', 'routes/public/contact.tsx', { id: id('contact') }),
+      route('profile', 'routes/profile/settings.tsx', { id: id('profile') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),
       route('*', 'routes/public/not-found.tsx', { id: id('not-found') }),

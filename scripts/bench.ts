@@ -3,7 +3,7 @@
 // Prints a table and writes bench-results/<timestamp>.json.
 //   npm run bench -- --duration 10 --connections 10
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startBuiltServer } from './lib/built-server.ts';
@@ -22,7 +22,8 @@ if (!existsSync('build/server/index.js')) {
   if (r.status !== 0) process.exit(1);
 }
 
-const server = await startBuiltServer({ LOG_LEVEL: 'silent' });
+// One proxy hop is trusted so each simulated visitor of the sign-in figures has its own address.
+const server = await startBuiltServer({ LOG_LEVEL: 'silent', TRUST_PROXY: '1' });
 const base = server.url;
 
 const rssMb = () => {
@@ -72,6 +73,101 @@ for (const [name, url] of targets) {
     rss_mb: rssMb(),
   });
 }
+
+// Sign-in: one request at a time (each hashes a password), several kinds of attempt. The refusals
+// must cost about what a success costs, so response times reveal nobody's account.
+const MEMBERS = 12;
+let visitor = 0;
+const post = async (pathname: string, form: Record<string, string>, cookie = '') => {
+  visitor++;
+  const started = performance.now();
+  const res = await fetch(base + pathname, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      origin: base,
+      cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': browser,
+      'x-forwarded-for': `10.9.${Math.floor(visitor / 250)}.${(visitor % 250) + 1}`,
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  await res.arrayBuffer();
+  return { ms: performance.now() - started, status: res.status, res };
+};
+const register = (login: string) =>
+  post('/en/register', {
+    name: 'Bench',
+    login,
+    password: 'bench-passphrase',
+    password_confirmation: 'bench-passphrase',
+    terms: 'on',
+  });
+const emails: string[] = [];
+const phones: string[] = [];
+for (let i = 0; i < MEMBERS; i++) {
+  const email = `bench-${Date.now()}-${i}@example.ly`;
+  if ((await register(email)).status === 302) emails.push(email);
+  const phone = `+21894${String(Date.now() % 1e5).padStart(5, '0')}${String(i).padStart(2, '0')}`;
+  const signup = await register(phone);
+  const cookie = signup.res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const smsDir = path.join(server.dataDir, 'sms');
+  const sms = existsSync(smsDir)
+    ? readdirSync(smsDir)
+        .map((f) => JSON.parse(readFileSync(path.join(smsDir, f), 'utf8')) as { to: string; text: string })
+        .find((m) => m.to === phone)
+    : undefined;
+  const code = /\b(\d{6})\b/.exec(sms?.text ?? '')?.[1];
+  if (
+    code &&
+    (
+      await post(
+        `/en/account/phone-verification?phone=${encodeURIComponent(phone)}&sent=1`,
+        { intent: 'verify', phone, code },
+        cookie,
+      )
+    ).status === 302
+  ) {
+    phones.push(phone);
+  }
+}
+const kinds: [string, (i: number) => Record<string, string>, number][] = [
+  ['sign-in: email, right password', (i) => ({ login: emails[i], password: 'bench-passphrase' }), 302],
+  ['sign-in: email, wrong password', (i) => ({ login: emails[i], password: 'not-the-password' }), 422],
+  [
+    'sign-in: unknown email',
+    (i) => ({ login: `nobody-${i}-${Date.now()}@example.ly`, password: 'bench-passphrase' }),
+    422,
+  ],
+  ['sign-in: phone, right password', (i) => ({ login: phones[i], password: 'bench-passphrase' }), 302],
+  ['sign-in: phone, wrong password', (i) => ({ login: phones[i], password: 'not-the-password' }), 422],
+  [
+    'sign-in: unknown phone',
+    (i) => ({ login: `+21895${String(i).padStart(7, '0')}`, password: 'bench-passphrase' }),
+    422,
+  ],
+];
+const signIns: { name: string; p50_ms: number; max_ms: number; unexpected: number }[] = [];
+for (const [name, form, expected] of kinds) {
+  const times: number[] = [];
+  let unexpected = 0;
+  for (let i = 0; i < Math.min(emails.length, phones.length); i++) {
+    const r = await post('/en/login', form(i));
+    times.push(r.ms);
+    if (r.status !== expected) unexpected++;
+  }
+  times.sort((a, b) => a - b);
+  signIns.push({
+    name,
+    p50_ms: Math.round(times[Math.floor(times.length / 2)] ?? 0),
+    max_ms: Math.round(times[times.length - 1] ?? 0),
+    unexpected,
+  });
+}
 await server.stop();
 
 const limit = rows.find((r) => r.url === '/favicon.svg')?.rps ?? 1;
@@ -102,10 +198,26 @@ for (const r of rows) {
     ].join(' '),
   );
 }
+console.log(`\nSign-in requests, one at a time (${Math.min(emails.length, phones.length)} members of each kind)\n`);
+console.log(['attempt'.padEnd(34), 'p50 ms'.padStart(8), 'max ms'.padStart(8), 'wrong status'.padStart(13)].join(' '));
+for (const r of signIns) {
+  console.log(
+    [
+      r.name.padEnd(34),
+      String(r.p50_ms).padStart(8),
+      String(r.max_ms).padStart(8),
+      String(r.unexpected).padStart(13),
+    ].join(' '),
+  );
+}
 mkdirSync('bench-results', { recursive: true });
 const file = `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
 writeFileSync(
   file,
-  JSON.stringify({ date: new Date().toISOString(), duration, connections, node: process.version, rows }, null, 2),
+  JSON.stringify(
+    { date: new Date().toISOString(), duration, connections, node: process.version, rows, signIns },
+    null,
+    2,
+  ),
 );
 console.log(`\nwritten to ${file}`);

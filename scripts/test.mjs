@@ -82,6 +82,7 @@ if (!built) {
 } else if (existsSync(chromium)) {
   const ok = run('end-to-end tests in Chromium', 'npx', ['playwright', 'test'], {
     E2E_PORT: process.env.E2E_PORT ?? freePort(),
+    E2E_OIDC_PORT: process.env.E2E_OIDC_PORT ?? freePort(),
   });
   addPlaywright(ok, 'test-results/e2e.json');
 } else {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type OidcProvider, oidcProviderFromEnv } from './auth/oidc.ts';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -54,6 +55,12 @@ const envSchema = z.object({
   SMS_PROVIDER: z.enum(['console', 'http']).default('console'),
   SMS_HTTP_URL: optionalUrl(['http://', 'https://']),
   SMS_HTTP_KEY: z.string().optional(),
+  FIREBASE_PROJECT_ID: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^[a-z0-9-]{4,40}$/.test(v), { message: 'must be a Firebase project id' }),
+  FIREBASE_JWKS_URL: optionalUrl(['http://', 'https://']),
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().optional(),
@@ -97,6 +104,10 @@ export interface Config {
   /** Gateway URL template ({to}, {text}, {key}) when SMS_PROVIDER=http. */
   smsHttpUrl: string | undefined;
   smsHttpKey: string | undefined;
+  /** External sign-in through an OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, …). */
+  oidc: OidcProvider | undefined;
+  /** Firebase ID-token sign-in; the JWKS URL defaults to Google's securetoken keys. */
+  firebase: { projectId: string; jwksUrl: string | undefined } | undefined;
   storage: Env['STORAGE'];
   mapTileUrl: string;
   moderation: Env['MODERATION'];
@@ -150,6 +161,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smsProvider: e.SMS_PROVIDER,
     smsHttpUrl: e.SMS_HTTP_URL,
     smsHttpKey: e.SMS_HTTP_KEY || undefined,
+    oidc: oidcProviderFromEnv(source),
+    firebase: e.FIREBASE_PROJECT_ID ? { projectId: e.FIREBASE_PROJECT_ID, jwksUrl: e.FIREBASE_JWKS_URL } : undefined,
     storage: e.STORAGE,
     mapTileUrl: e.MAP_TILE_URL,
     moderation: e.MODERATION,

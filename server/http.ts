@@ -10,7 +10,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
-import { createAuth } from './auth/index.ts';
+import { CLIENT_IP_HEADER, createAuth } from './auth/index.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
@@ -22,6 +22,7 @@ import { pruneRateLimits } from './domain/rate-limit.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
+import { uploadsRouter } from './http/uploads.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createSmsSender } from './sms/index.ts';
@@ -124,6 +125,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
+  app.use('/uploads', uploadsRouter(config));
 
   // The Sitemap line joins when /sitemap.xml exists (search issue): pointing at a 404 helps no one.
   app.get('/robots.txt', (_req, res) => {
@@ -149,7 +151,13 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   app.use(localeRouting());
   // Better Auth's own endpoints (used by external sign-in callbacks and API clients); it checks
   // the Origin of state-changing requests itself.
-  app.all('/api/auth/{*rest}', toNodeHandler(services.auth));
+  const authHandler = toNodeHandler(services.auth);
+  app.all('/api/auth/{*rest}', (req, res) => {
+    // Better Auth sees a Fetch Request without the socket: hand it the client IP Express resolved
+    // (TRUST_PROXY aware), overwriting anything the client sent under that name.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? '';
+    return authHandler(req, res);
+  });
   app.use('/api', apiRouter(services));
 
   // Page forms are protected by strict Origin checking (PRODUCT.md §5).

@@ -5,7 +5,17 @@ export const defaultLocale: Locale = 'ar';
 
 export const localeTags: Record<Locale, string> = { ar: 'ar-EG', en: 'en-US' };
 export const localeDirs: Record<Locale, 'rtl' | 'ltr'> = { ar: 'rtl', en: 'ltr' };
-export const namespaces = ['common', 'home', 'catalog', 'contact', 'auth', 'mail', 'errors', 'validation'] as const;
+export const namespaces = [
+  'common',
+  'home',
+  'catalog',
+  'contact',
+  'auth',
+  'profile',
+  'mail',
+  'errors',
+  'validation',
+] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const LOCALE_COOKIE = 'locale';

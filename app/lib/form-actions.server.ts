@@ -1,7 +1,9 @@
 // Shared by form actions (sign-in, registration, contact): turn domain results into responses.
 import { data, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
-import { localeOf, requestInfo } from '~/lib/route.server.ts';
+import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
+import { CLIENT_IP_HEADER } from '../../server/auth/index.ts';
+import { OIDC_PROVIDER_ID } from '../../server/auth/oidc.ts';
 import type { AuthMeta } from '../../server/domain/accounts.ts';
 import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
 import { safeLocalPath } from '../../server/http/locale.ts';
@@ -17,9 +19,11 @@ export function afterAuthTarget(request: Request, requested: string | undefined 
  * language of the page.
  */
 export function authMeta(request: Request, context: Parameters<typeof requestInfo>[0]): AuthMeta {
+  const { ip } = requestInfo(context);
   const headers = new Headers(request.headers);
   headers.set('x-locale', localeOf(request));
-  return { ip: requestInfo(context).ip, headers };
+  headers.set(CLIENT_IP_HEADER, ip);
+  return { ip, headers };
 }
 
 export function redirectWithCookies(target: string, cookies: string[]): Response {
@@ -54,4 +58,26 @@ export async function replyOnRefusal<R, T>(
     }
     throw error;
   }
+}
+
+/**
+ * "Continue with <provider>": Better Auth builds the authorisation URL (PKCE, state, nonce) and the
+ * state cookie; the browser is sent there. The provider comes back to /api/auth/callback/oidc,
+ * which lands on `target`, or on the login page with `?error=` when it fails.
+ */
+export async function startExternalSignIn(
+  request: Request,
+  context: Parameters<typeof services>[0],
+  target: string,
+): Promise<Response> {
+  const { auth, config } = services(context);
+  if (!config.oidc) throw new Response(null, { status: 404 });
+  const errorPage = `${localizePath('/login', localeOf(request))}?${new URLSearchParams({ redirect: target })}`;
+  const { headers, response } = await auth.api.signInSocial({
+    body: { provider: OIDC_PROVIDER_ID, callbackURL: target, errorCallbackURL: errorPage },
+    headers: authMeta(request, context).headers,
+    returnHeaders: true,
+  });
+  if (!response || !('url' in response) || !response.url) throw new Error('OIDC sign-in gave no URL');
+  return redirectWithCookies(response.url, headers.getSetCookie());
 }

@@ -1,17 +1,23 @@
 // Better Auth on the shared Kysely instance (DESIGN.md): email + password sign-in, database
 // sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
 // field names are mapped here.
+
+import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
 import { phoneNumber } from 'better-auth/plugins';
+import { decodeJwt } from 'jose';
 import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/index.ts';
-import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+import { changeEmailMail, resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import type { SmsSender } from '../sms/index.ts';
 import { otpSms } from '../sms/texts.ts';
+import { createFirebaseVerifier } from './firebase.ts';
+import { firebaseSignIn } from './firebase-plugin.ts';
+import { oidcPlugin } from './oidc.ts';
 
 const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
@@ -33,6 +39,10 @@ export const OTP_ATTEMPTS = 5;
  */
 export const PLACEHOLDER_EMAIL_DOMAIN = 'phone.souq.invalid';
 export const isPlaceholderEmail = (email: string) => email.endsWith(`@${PLACEHOLDER_EMAIL_DOMAIN}`);
+export const placeholderEmail = () => `${randomUUID()}@${PLACEHOLDER_EMAIL_DOMAIN}`;
+
+/** Set by the HTTP shell (and by `authMeta` for calls from pages) to the client IP it resolved. */
+export const CLIENT_IP_HEADER = 'x-souq-client-ip';
 
 export interface AuthDeps {
   mailer: Mailer;
@@ -77,6 +87,11 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
         locale: { type: 'string', required: false, defaultValue: 'ar', input: true },
         is_super_admin: { type: 'boolean', required: false, defaultValue: false, input: false },
       },
+      // A new address is mailed a link and replaces the old one only when the link is opened.
+      changeEmail: { enabled: true },
+      // Deleting needs the password (checked by Better Auth); what happens to the member's data is
+      // decided in server/domain/profile.ts.
+      deleteUser: { enabled: true },
     },
     session: {
       modelName: 'sessions',
@@ -123,9 +138,13 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
       // A mailed link never signs anyone in: a forwarded or leaked mail must not open the account.
       autoSignInAfterVerification: false,
       expiresIn: LINK_TTL_SECONDS,
+      // In the background, like reset mails: the answer never waits for (or reveals) the mail.
       sendVerificationEmail: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        await send(verifyEmailMail(locale, user.email, user.name, link('/account/email-verification', locale, token)));
+        const url = link('/account/email-verification', locale, token);
+        // The same link confirms a sign-up and a change of address; the token says which.
+        const change = decodeJwt(token).requestType === 'change-email-verification';
+        void send((change ? changeEmailMail : verifyEmailMail)(locale, user.email, user.name, url));
       },
     },
     databaseHooks: {
@@ -148,10 +167,19 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
     advanced: {
       cookiePrefix: 'souq',
       useSecureCookies: config.appUrl?.startsWith('https://') ?? false,
-      ipAddress: { ipAddressHeaders: config.trustProxy > 0 ? ['x-forwarded-for'] : [] },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     trustedOrigins: config.appUrl ? [config.appUrl] : [],
     plugins: [
+      ...(config.oidc ? [oidcPlugin(config.oidc)] : []),
+      ...(config.firebase
+        ? [
+            firebaseSignIn(
+              createFirebaseVerifier({ projectId: config.firebase.projectId, jwksUrl: config.firebase.jwksUrl }),
+              placeholderEmail,
+            ),
+          ]
+        : []),
       phoneNumber({
         otpLength: 6,
         expiresIn: OTP_TTL_SECONDS,

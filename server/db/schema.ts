@@ -150,6 +150,16 @@ export interface AccountsTable {
   updated_at: Timestamp;
 }
 
+export interface NotificationPreferencesTable {
+  user_id: string;
+  /** A notification type of PRODUCT.md §2 (NOTIFICATION_TYPES). */
+  type: string;
+  /** `email` or `sms`; in-app notifications are always on and have no row. */
+  channel: string;
+  enabled: Bool;
+  updated_at: Timestamp;
+}
+
 export interface PermissionsTable {
   id: Generated<number>;
   name: string;
@@ -177,6 +187,7 @@ export interface Database {
   role_permissions: { role_id: number; permission_id: number };
   user_roles: { user_id: string; role_id: number };
   user_permissions: { user_id: string; permission_id: number };
+  notification_preferences: NotificationPreferencesTable;
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

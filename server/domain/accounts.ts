@@ -1,6 +1,5 @@
 // The signed-in user as the rest of the app sees it: profile basics plus access.
-import { randomUUID } from 'node:crypto';
-import { type Auth, isPlaceholderEmail, PLACEHOLDER_EMAIL_DOMAIN } from '../auth/index.ts';
+import { type Auth, isPlaceholderEmail, placeholderEmail } from '../auth/index.ts';
 import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
 import { Invalid } from './errors.ts';
@@ -131,7 +130,7 @@ export async function register(
     const { headers } = await auth.api.signUpEmail({
       body: {
         name: input.name,
-        email: phone ? `${randomUUID()}@${PLACEHOLDER_EMAIL_DOMAIN}` : input.login,
+        email: phone ? placeholderEmail() : input.login,
         password: input.password,
         locale: input.locale,
       },
@@ -278,16 +277,24 @@ export async function resetPassword(auth: Auth, token: string, newPassword: stri
   }
 }
 
-/** Confirms an email with a mailed token (valid one hour). It does not sign anyone in. */
-export async function verifyEmail(auth: Auth, token: string, headers: Headers): Promise<void> {
+/**
+ * Confirms an email with a mailed token (valid one hour). It does not sign anyone in. A link that
+ * changes the address proves the new one too: Better Auth keeps the old flag, so it is set here.
+ */
+export async function verifyEmail(auth: Auth, db: DB, token: string, headers: Headers): Promise<void> {
+  let result: unknown;
   try {
-    await auth.api.verifyEmail({ query: { token }, headers });
+    result = await auth.api.verifyEmail({ query: { token }, headers });
   } catch (error) {
     const status = (error as { status?: unknown })?.status;
     if (TOKEN_CODES.has(authCode(error) ?? '') || status === 'UNAUTHORIZED' || status === 'BAD_REQUEST') {
       throw new Invalid({ form: ['invalid-action-code'] });
     }
     throw error;
+  }
+  const changed = (result as { user?: { id: string; emailVerified?: unknown } | null } | undefined)?.user;
+  if (changed && !toBool(changed.emailVerified)) {
+    await db.updateTable('users').set({ email_verified: true }).where('id', '=', changed.id).execute();
   }
 }
 

@@ -7,7 +7,13 @@ import type { MailMessage } from './index.ts';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-function layout(locale: Locale, to: string, kind: 'verify' | 'reset', name: string, url: string): MailMessage {
+function layout(
+  locale: Locale,
+  to: string,
+  kind: 'verify' | 'change' | 'reset',
+  name: string,
+  url: string,
+): MailMessage {
   const t = i18nFor(locale).t;
   const subject = t(`mail:${kind}.subject`);
   const greeting = t('mail:greeting', { name });
@@ -33,6 +39,9 @@ function layout(locale: Locale, to: string, kind: 'verify' | 'reset', name: stri
 
 export const verifyEmailMail = (locale: Locale, to: string, name: string, url: string) =>
   layout(locale, to, 'verify', name, url);
+/** Confirms a new address for an existing account (profile → change email). */
+export const changeEmailMail = (locale: Locale, to: string, name: string, url: string) =>
+  layout(locale, to, 'change', name, url);
 export const resetPasswordMail = (locale: Locale, to: string, name: string, url: string) =>
   layout(locale, to, 'reset', name, url);
 

@@ -130,6 +130,21 @@ describe('sign-in and sign-out', () => {
     expect(res.status).toBe(419);
   });
 
+  it('limits sign-in attempts per account with 429, Retry-After and a translated message', async () => {
+    const email = unique();
+    await registerMember(browser(), 'en', email);
+    for (let i = 0; i < 10; i++) {
+      expect((await browser().post('/en/login', { login: email, password: 'wrong-passphrase' })).status).toBe(422);
+    }
+    // Even the right password waits now: the limit is per account, whatever the address.
+    const limited = await browser().post('/en/login', { login: email, password: 'first-passphrase' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect(await limited.text()).toMatch(/Too many attempts\. Try again in \d+ minutes\./);
+    const arabic = await browser().post('/login', { login: email, password: 'first-passphrase' });
+    expect(await arabic.text()).toContain('محاولات كثيرة جدًا');
+  });
+
   it('never signs out on a GET', async () => {
     const b = browser();
     await b.post('/en/login', { login: 'user@souq.test', password: 'password123' });
@@ -144,8 +159,7 @@ const localPart = (link: string) => {
   return u.pathname + u.search;
 };
 
-async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en') {
-  const email = unique();
+async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en', email = unique()) {
   const res = await b.post(locale === 'en' ? '/en/register' : '/register', {
     name: 'Huda',
     login: email,

@@ -91,6 +91,8 @@ const PAGES: [string, Record<Role, Expect>][] = [
     { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Faccount%2Fphone-verification' } },
   ],
   ['/logout', all({ status: 302, location: '/' })],
+  ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
+  ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
   ['/admin', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fadmin' }, member: 404 }],
   ['/en/admin', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fadmin' }, member: 404 }],
 ];

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaces } from '~/i18n/config.ts';
+import { FIREBASE_ERROR_CODES, FIREBASE_MESSAGE_CODES } from '../../server/auth/firebase.ts';
+import { OIDC_ERROR_CODES } from '../../server/auth/oidc.ts';
 
 const dir = path.resolve('app/i18n/locales');
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -43,4 +45,23 @@ describe('translation catalogues', () => {
       }
     });
   }
+});
+
+describe('sign-in provider errors (seed §8)', () => {
+  const codes = [
+    ...new Set<string>([
+      ...FIREBASE_MESSAGE_CODES,
+      ...FIREBASE_ERROR_CODES,
+      ...OIDC_ERROR_CODES,
+      'invalid-verification-code',
+      'code-expired',
+      'too-many-code-attempts',
+      'phone-number-already-exists',
+    ]),
+  ];
+  it.each(codes)('%s has wording in both languages', (code) => {
+    for (const words of [ar, en]) {
+      expect([...words.errors, ...words.validation]).toContain(code);
+    }
+  });
 });

@@ -1,14 +1,17 @@
-import { ActionIcon, Group, Text } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Text } from '@mantine/core';
 import { IconLogin2, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, useRouteLoaderData } from 'react-router';
 import { useLocale } from '~/lib/use-locale.ts';
 
-/** Header: the log-in button for visitors; the name and a log-out button for members. */
+/**
+ * Header: the log-in button for visitors; for members, their photo (or initials) and name linking
+ * to the account settings, and a log-out button.
+ */
 export function AccountButton() {
   const { t } = useTranslation();
   const { to } = useLocale();
-  const root = useRouteLoaderData('root') as { user: { name: string } | null } | undefined;
+  const root = useRouteLoaderData('root') as { user: { name: string; image?: string | null } | null } | undefined;
   const user = root?.user;
   if (!user) {
     return (
@@ -27,17 +30,25 @@ export function AccountButton() {
   }
   return (
     <Group gap={6} wrap="nowrap">
-      <Text
-        size="sm"
-        fw={600}
-        visibleFrom="sm"
-        maw={140}
-        truncate="end"
-        dir="auto"
+      <Button
+        component={Link}
+        to={to('/profile')}
+        variant="subtle"
+        color="gray"
+        radius="xl"
+        h={44}
+        px={4}
         title={t('auth:signed-in-as', { name: user.name })}
+        leftSection={
+          <Avatar src={user.image ?? undefined} alt="" name={user.name} color="initials" size={36} aria-hidden />
+        }
+        styles={{ section: { marginInlineEnd: 0 }, label: { gap: 8 } }}
       >
-        {user.name}
-      </Text>
+        <span className="visually-hidden">{t('profile:menu-link')}</span>
+        <Text component="span" size="sm" fw={600} visibleFrom="sm" maw={140} truncate="end" dir="auto" ms={8}>
+          {user.name}
+        </Text>
+      </Button>
       <Form method="post" action={to('/logout')}>
         <ActionIcon
           type="submit"

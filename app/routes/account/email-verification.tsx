@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get('token');
   if (!token) return data({ meta, verified: false, linkError: undefined as string | undefined });
   try {
-    await verifyEmail(services(context).auth, token, request.headers);
+    await verifyEmail(services(context).auth, db(context), token, request.headers);
     return data({ meta, verified: true, linkError: undefined as string | undefined });
   } catch (error) {
     if (error instanceof Invalid)

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useSearchParams } from 'react-router';
+import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
   FormError,
   LoginField,
@@ -12,25 +13,42 @@ import {
   useValidatedForm,
 } from '~/components/form-parts.tsx';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { afterAuthTarget, authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import {
+  afterAuthTarget,
+  authMeta,
+  redirectWithCookies,
+  replyOnRefusal,
+  startExternalSignIn,
+} from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { loginSchema } from '~/lib/validation/accounts.ts';
+import { oidcErrorCode } from '../../../server/auth/oidc.ts';
 import { signIn } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/login';
 
 /** Signed-in members are sent home, for the page and the form post alike. */
 export const middleware = guards('guest');
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
-  return { meta: { title: t('auth:login.title'), description: t('auth:login.description') } };
+  const error = new URL(request.url).searchParams.get('error');
+  return {
+    meta: { title: t('auth:login.title'), description: t('auth:login.description') },
+    externalProvider: services(context).config.oidc?.name ?? null,
+    // The provider round trip came back with an error (Better Auth's code → ours).
+    externalError: error ? oidcErrorCode(error) : undefined,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  const form = await request.formData();
+  if (form.get('intent') === 'oidc') {
+    return startExternalSignIn(request, context, afterAuthTarget(request, String(form.get('redirect') ?? '')));
+  }
+  const submission = parseWithZod(form, { schema: loginSchema });
   if (submission.status !== 'success')
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 422 });
   const input = submission.value;
@@ -51,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
-export default function LoginPage({ actionData }: Route.ComponentProps) {
+export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
@@ -67,7 +85,8 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           {t('reset.done')}
         </Alert>
       ) : null}
-      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : loaderData.externalError} />
+      <ExternalSignIn provider={loaderData.externalProvider} redirectTo={redirectTo} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
         <Stack gap="sm">

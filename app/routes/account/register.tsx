@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
 import { data, Form, Link, useSearchParams } from 'react-router';
+import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
   FormError,
   LoginField,
@@ -14,27 +15,44 @@ import {
 } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { afterAuthTarget, authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import {
+  afterAuthTarget,
+  authMeta,
+  redirectWithCookies,
+  replyOnRefusal,
+  startExternalSignIn,
+} from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { registerSchema } from '~/lib/validation/accounts.ts';
 import { isPhoneIdentifier } from '~/lib/validation/rules.ts';
+import { oidcErrorCode } from '../../../server/auth/oidc.ts';
 import { register } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/register';
 
 /** Signed-in members are sent home, for the page and the form post alike. */
 export const middleware = guards('guest');
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
-  return { meta: { title: t('auth:register.title'), description: t('auth:register.description') } };
+  const error = new URL(request.url).searchParams.get('error');
+  return {
+    meta: { title: t('auth:register.title'), description: t('auth:register.description') },
+    externalProvider: services(context).config.oidc?.name ?? null,
+    // The provider round trip came back with an error (Better Auth's code → ours).
+    externalError: error ? oidcErrorCode(error) : undefined,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const hideFields = ['password', 'password_confirmation'];
-  const submission = parseWithZod(await request.formData(), { schema: registerSchema });
+  const form = await request.formData();
+  if (form.get('intent') === 'oidc') {
+    return startExternalSignIn(request, context, afterAuthTarget(request, String(form.get('redirect') ?? '')));
+  }
+  const submission = parseWithZod(form, { schema: registerSchema });
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
   const input = submission.value;
   return replyOnRefusal(
@@ -63,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
-export default function RegisterPage({ actionData }: Route.ComponentProps) {
+export default function RegisterPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
@@ -75,7 +93,8 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
       <Title order={1} size="h2">
         {t('register.title')}
       </Title>
-      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : loaderData.externalError} />
+      <ExternalSignIn provider={loaderData.externalProvider} redirectTo={redirectTo} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
         <Stack gap="sm">

@@ -1,6 +1,6 @@
-import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
@@ -33,8 +33,14 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { to, name } = useLocale();
   const caption = useCountCaption();
   const origin = matches[0]?.loaderData?.origin ?? '';
+  const [params] = useSearchParams();
   return (
     <Stack gap="xl">
+      {params.get('account-deleted') === '1' ? (
+        <Alert color="brand" role="status">
+          {t('profile:deleted')}
+        </Alert>
+      ) : null}
       <JsonLd
         data={{
           '@context': 'https://schema.org',

@@ -1,0 +1,625 @@
+// The sections of the profile settings page. Each is one form with a hidden `intent`, validated by
+// its schema in the browser (on blur, then as the member types) and again on the server.
+import {
+  type FieldMetadata,
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import {
+  Alert,
+  Anchor,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Input,
+  List,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { FormError } from '~/components/form-parts.tsx';
+import { locales } from '~/i18n/config.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import {
+  AVATAR_ACCEPT,
+  avatarSchema,
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteWithPasswordSchema,
+  deleteWithWordSchema,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_TYPES,
+  type NotificationPreferences,
+  notificationsSchema,
+  type ProfileIntent,
+  profileSchema,
+  setPasswordSchema,
+} from '~/lib/validation/profile.ts';
+import { translateError } from '~/lib/validation/rules.ts';
+import type { ProfileSettings } from '../../../server/domain/profile.ts';
+import classes from './profile.module.css';
+import type { ProfileActionData } from './settings.tsx';
+
+export const SECTIONS = ['profile', 'avatar', 'email', 'phone', 'password', 'notifications', 'delete'] as const;
+type SectionId = (typeof SECTIONS)[number];
+
+type Settings = ProfileSettings;
+type Reply = ProfileActionData | undefined;
+type Field = Pick<FieldMetadata<unknown, any, string[]>, 'errors' | 'name'>;
+
+/**
+ * A section's form: Conform with the section's schema, the server's last answer and the saved
+ * values; validated on blur, then again on every change once a field has shown an error.
+ */
+function useSectionForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+  id: string,
+  schema: Schema,
+  reply: Reply,
+  defaultValue?: Record<string, unknown>,
+) {
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id,
+    lastResult: reply?.result,
+    defaultValue: defaultValue as never,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
+/** The translated first error of a field; fields of this page are named from the profile catalogue. */
+function useFieldError() {
+  const { t } = useTranslation();
+  const withProfileNames = ((key: string | string[], options?: Record<string, unknown>) =>
+    typeof key === 'string' && key.startsWith('validation:fields.')
+      ? t([key, `profile:fields.${key.slice('validation:fields.'.length)}`], options)
+      : t(key as string, options)) as unknown as TFunction;
+  return (field: Field) => {
+    const code = field.errors?.[0];
+    return code ? translateError(withProfileNames, code, field.name) : undefined;
+  };
+}
+
+/** A section card with its heading; the id is the anchor `#<section>` of the page's menu. */
+function Section({
+  id,
+  title,
+  intro,
+  danger,
+  children,
+}: {
+  id: SectionId;
+  title: string;
+  intro?: ReactNode;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="section"
+      id={id}
+      aria-labelledby={`${id}-title`}
+      className={`${classes.section} ${danger ? classes.danger : ''}`}
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={`${id}-title`} c={danger ? 'red' : undefined}>
+          {title}
+        </Title>
+        {intro ? (
+          <Text c="dimmed" size="sm">
+            {intro}
+          </Text>
+        ) : null}
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** "Saved" after a redirect back with `?saved=<what>` (one of `what`). */
+function Saved({ what }: { what: string[] }) {
+  const { t } = useTranslation('profile');
+  const [params] = useSearchParams();
+  const saved = params.get('saved');
+  if (!saved || !what.includes(saved)) return null;
+  return (
+    <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status">
+      {t(`saved.${saved}`)}
+    </Alert>
+  );
+}
+
+/** The submit button of one section: shows progress only while that section is being sent. */
+function SectionSubmit({ intent, children, color }: { intent: ProfileIntent; children: ReactNode; color?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  return (
+    <Group justify="flex-end">
+      <Button type="submit" radius="xl" size="md" color={color} loading={busy}>
+        {children}
+      </Button>
+    </Group>
+  );
+}
+
+const Intent = ({ value }: { value: ProfileIntent }) => <input type="hidden" name="intent" value={value} />;
+
+export function ProfileSection({
+  settings,
+  cities,
+  reply,
+}: {
+  settings: Settings;
+  cities: { id: number; name: string }[];
+  reply: Reply;
+}) {
+  const { t } = useTranslation('profile');
+  const fieldError = useFieldError();
+  const [form, fields] = useSectionForm('profile-form', profileSchema, reply, {
+    name: settings.name,
+    city: settings.city_id === null ? '' : String(settings.city_id),
+    bio: settings.bio ?? '',
+    show_phone: settings.show_phone ? 'on' : '',
+    locale: settings.locale,
+  });
+  return (
+    <Section id="profile" title={t('sections.profile')} intro={t('profile.intro')}>
+      <Saved what={['profile']} />
+      <FormError code={reply?.formError} />
+      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+        <Intent value="profile" />
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.name, { type: 'text' })}
+            key={fields.name.key}
+            label={t('labels.name')}
+            autoComplete="name"
+            dir="auto"
+            error={fieldError(fields.name)}
+            withAsterisk
+          />
+          <NativeSelect
+            {...getSelectProps(fields.city)}
+            key={fields.city.key}
+            label={t('labels.city')}
+            autoComplete="address-level2"
+            error={fieldError(fields.city)}
+            data={[
+              { value: '', label: t('profile.city-none') },
+              ...cities.map((c) => ({ value: String(c.id), label: c.name })),
+            ]}
+          />
+          <Textarea
+            {...getTextareaProps(fields.bio)}
+            key={fields.bio.key}
+            label={t('labels.bio')}
+            description={t('profile.bio-hint')}
+            autosize
+            minRows={3}
+            maxRows={10}
+            dir="auto"
+            error={fieldError(fields.bio)}
+          />
+          <Switch
+            {...getInputProps(fields.show_phone, { type: 'checkbox' })}
+            key={fields.show_phone.key}
+            label={t('labels.show_phone')}
+            description={settings.phone ? t('profile.show-phone-hint') : t('profile.show-phone-needs-phone')}
+            disabled={!settings.phone}
+            error={fieldError(fields.show_phone)}
+            size="md"
+          />
+          <NativeSelect
+            {...getSelectProps(fields.locale)}
+            key={fields.locale.key}
+            label={t('labels.locale')}
+            error={fieldError(fields.locale)}
+            data={locales.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+            withAsterisk
+          />
+          <SectionSubmit intent="profile">{t('profile.submit')}</SectionSubmit>
+        </Stack>
+      </Form>
+    </Section>
+  );
+}
+
+export function AvatarSection({ settings, reply }: { settings: Settings; reply: Reply }) {
+  const { t } = useTranslation('profile');
+  const fieldError = useFieldError();
+  const [form, fields] = useSectionForm(
+    'avatar-form',
+    avatarSchema,
+    reply?.result.section === 'avatar' ? reply : undefined,
+  );
+  const error = fieldError(fields.image);
+  const inputId = fields.image.id;
+  return (
+    <Section id="avatar" title={t('sections.avatar')}>
+      <Saved what={['avatar', 'avatar-removed']} />
+      <FormError code={reply?.formError} />
+      <Group align="flex-start" gap="lg">
+        <Avatar
+          src={settings.image}
+          alt={settings.image ? t('avatar.alt', { name: settings.name }) : undefined}
+          name={settings.name}
+          color="initials"
+          size={96}
+          radius={96}
+        />
+        <Stack gap="sm" style={{ flex: 1, minWidth: 220 }}>
+          {settings.image ? null : (
+            <Text size="sm" c="dimmed">
+              {t('avatar.none')}
+            </Text>
+          )}
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate preventScrollReset>
+            <Intent value="avatar" />
+            <Stack gap="sm">
+              <Input.Wrapper id={inputId} label={t('labels.image')} description={t('avatar.hint')} error={error}>
+                <input
+                  type="file"
+                  id={inputId}
+                  name={fields.image.name}
+                  form={form.id}
+                  accept={AVATAR_ACCEPT}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={`${inputId}-description${error ? ` ${inputId}-error` : ''}`}
+                  className={classes.file}
+                />
+              </Input.Wrapper>
+              <SectionSubmit intent="avatar">{t('avatar.submit')}</SectionSubmit>
+            </Stack>
+          </Form>
+          {settings.image ? (
+            <Form method="post" preventScrollReset>
+              <Intent value="avatar-remove" />
+              <Button type="submit" variant="subtle" color="red" radius="xl">
+                {t('avatar.remove')}
+              </Button>
+            </Form>
+          ) : null}
+        </Stack>
+      </Group>
+    </Section>
+  );
+}
+
+export function EmailSection({ settings, reply }: { settings: Settings; reply: Reply }) {
+  const { t } = useTranslation('profile');
+  const { to } = useLocale();
+  const fieldError = useFieldError();
+  const [form, fields] = useSectionForm('email-form', changeEmailSchema, reply);
+  return (
+    <Section id="email" title={t('sections.email')}>
+      <Saved what={['email']} />
+      {settings.email ? (
+        <Group gap="xs">
+          <Text>
+            {t('email.current')} <bdi dir="ltr">{settings.email}</bdi>
+          </Text>
+          <Badge color={settings.email_verified ? 'brand' : 'yellow'} variant="light">
+            {settings.email_verified ? t('email.verified') : t('email.unverified')}
+          </Badge>
+          {settings.email_verified ? null : (
+            <Anchor component={Link} to={to('/account/email-verification')} size="sm">
+              {t('email.resend')}
+            </Anchor>
+          )}
+        </Group>
+      ) : (
+        <Text c="dimmed">{t('email.none')}</Text>
+      )}
+      <FormError code={reply?.formError} />
+      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+        <Intent value="email" />
+        <Stack gap="sm">
+          <TextInput
+            {...getInputProps(fields.email, { type: 'email' })}
+            key={fields.email.key}
+            label={settings.email ? t('labels.email') : t('labels.add-email')}
+            description={t('email.hint')}
+            autoComplete="email"
+            dir="ltr"
+            error={fieldError(fields.email)}
+            withAsterisk
+          />
+          <SectionSubmit intent="email">{t('email.submit')}</SectionSubmit>
+        </Stack>
+      </Form>
+    </Section>
+  );
+}
+
+export function PhoneSection({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('profile');
+  const { to } = useLocale();
+  const [params] = useSearchParams();
+  const verify = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: to('/profile') })}`;
+  return (
+    <Section id="phone" title={t('sections.phone')}>
+      {params.get('phone-verified') === '1' ? (
+        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status">
+          {t('saved.phone')}
+        </Alert>
+      ) : null}
+      {settings.phone ? (
+        <Group gap="xs">
+          <Text>
+            {t('phone.current')} <bdi dir="ltr">{settings.phone}</bdi>
+          </Text>
+          <Badge color="brand" variant="light">
+            {t('phone.verified')}
+          </Badge>
+        </Group>
+      ) : (
+        <Text c="dimmed">{t('phone.none')}</Text>
+      )}
+      <Text size="sm" c="dimmed">
+        {t('phone.hint')}
+      </Text>
+      <Group justify="flex-end">
+        <Button component={Link} to={verify} variant="default" radius="xl" size="md">
+          {settings.phone ? t('phone.change') : t('phone.add')}
+        </Button>
+      </Group>
+    </Section>
+  );
+}
+
+function PasswordInputField({
+  field,
+  label,
+  description,
+  autoComplete,
+}: {
+  field: FieldMetadata<unknown, any, string[]>;
+  label: string;
+  description?: string;
+  autoComplete: 'current-password' | 'new-password';
+}) {
+  const fieldError = useFieldError();
+  return (
+    <PasswordInput
+      {...getInputProps(field, { type: 'password' })}
+      key={field.key}
+      label={label}
+      description={description}
+      autoComplete={autoComplete}
+      error={fieldError(field)}
+      withAsterisk
+    />
+  );
+}
+
+export function PasswordSection({ settings, reply }: { settings: Settings; reply: Reply }) {
+  const { t } = useTranslation('profile');
+  const [changeForm, change] = useSectionForm('password-form', changePasswordSchema, reply);
+  const [setForm, first] = useSectionForm('set-password-form', setPasswordSchema, reply);
+  return (
+    <Section
+      id="password"
+      title={t('sections.password')}
+      intro={settings.has_password ? t('password.intro') : t('password.set-intro')}
+    >
+      <Saved what={['password', 'password-set']} />
+      <FormError code={reply?.formError} />
+      {settings.has_password ? (
+        <Form method="post" {...getFormProps(changeForm)} noValidate preventScrollReset>
+          <Intent value="password" />
+          {/* Lets password managers file the new password under the right account. */}
+          <input
+            type="text"
+            name="username"
+            autoComplete="username"
+            value={settings.email ?? settings.phone ?? ''}
+            readOnly
+            hidden
+          />
+          <Stack gap="sm">
+            <PasswordInputField
+              field={change.current_password}
+              label={t('labels.current_password')}
+              autoComplete="current-password"
+            />
+            <PasswordInputField
+              field={change.password}
+              label={t('labels.password')}
+              description={t('password.hint')}
+              autoComplete="new-password"
+            />
+            <PasswordInputField
+              field={change.password_confirmation}
+              label={t('labels.password_confirmation')}
+              autoComplete="new-password"
+            />
+            <SectionSubmit intent="password">{t('password.submit')}</SectionSubmit>
+          </Stack>
+        </Form>
+      ) : (
+        <Form method="post" {...getFormProps(setForm)} noValidate preventScrollReset>
+          <Intent value="password-set" />
+          <Stack gap="sm">
+            <PasswordInputField
+              field={first.password}
+              label={t('labels.password')}
+              description={t('password.hint')}
+              autoComplete="new-password"
+            />
+            <PasswordInputField
+              field={first.password_confirmation}
+              label={t('labels.password_confirmation')}
+              autoComplete="new-password"
+            />
+            <SectionSubmit intent="password-set">{t('password.set-submit')}</SectionSubmit>
+          </Stack>
+        </Form>
+      )}
+    </Section>
+  );
+}
+
+export function NotificationsSection({
+  settings,
+  preferences,
+  reply,
+}: {
+  settings: Settings;
+  preferences: NotificationPreferences;
+  reply: Reply;
+}) {
+  const { t } = useTranslation('profile');
+  const [form] = useSectionForm('notifications-form', notificationsSchema, reply);
+  const reachable = { email: Boolean(settings.email), sms: Boolean(settings.phone) };
+  return (
+    <Section id="notifications" title={t('sections.notifications')} intro={t('notifications.intro')}>
+      <Saved what={['notifications']} />
+      <FormError code={reply?.formError} />
+      {reachable.email ? null : (
+        <Text size="sm" c="dimmed">
+          {t('notifications.no-email')}
+        </Text>
+      )}
+      {reachable.sms ? null : (
+        <Text size="sm" c="dimmed">
+          {t('notifications.sms-needs-phone')}
+        </Text>
+      )}
+      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+        <Intent value="notifications" />
+        <Stack gap="sm">
+          <Table.ScrollContainer minWidth={280}>
+            <Table verticalSpacing="xs" horizontalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('notifications.type')}</Table.Th>
+                  {NOTIFICATION_CHANNELS.map((channel) => (
+                    // Phones leave out the always-on column (the intro says so) to keep the table narrow.
+                    <Table.Th
+                      key={channel}
+                      scope="col"
+                      ta="center"
+                      w={72}
+                      visibleFrom={channel === 'in-app' ? 'sm' : undefined}
+                    >
+                      {t(`notifications.channels.${channel}`)}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {NOTIFICATION_TYPES.map((type) => {
+                  const label = t(`notifications.types.${type}`);
+                  const name = (channel: string) =>
+                    t('notifications.checkbox', { type: label, channel: t(`notifications.channels.${channel}`) });
+                  return (
+                    <Table.Tr key={type}>
+                      <Table.Th scope="row" fw={400}>
+                        {label}
+                      </Table.Th>
+                      <Table.Td visibleFrom="sm">
+                        <Checkbox checked readOnly disabled aria-label={name('in-app')} className={classes.cell} />
+                      </Table.Td>
+                      {(['email', 'sms'] as const).map((channel) => (
+                        <Table.Td key={channel}>
+                          <Checkbox
+                            name={channel}
+                            value={type}
+                            defaultChecked={preferences[type][channel]}
+                            disabled={!reachable[channel]}
+                            aria-label={name(channel)}
+                            className={classes.cell}
+                          />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <SectionSubmit intent="notifications">{t('notifications.submit')}</SectionSubmit>
+        </Stack>
+      </Form>
+    </Section>
+  );
+}
+
+export function DeleteSection({ settings, reply }: { settings: Settings; reply: Reply }) {
+  const { t } = useTranslation('profile');
+  const fieldError = useFieldError();
+  const [passwordForm, withPassword] = useSectionForm('delete-form', deleteWithPasswordSchema, reply);
+  const [wordForm, withWord] = useSectionForm('delete-word-form', deleteWithWordSchema, reply);
+  const word = t('delete.word');
+  return (
+    <Section id="delete" title={t('sections.delete')} intro={t('delete.intro')} danger>
+      <List size="sm" spacing={4} icon={<IconAlertCircle size={16} aria-hidden color="var(--mantine-color-red-6)" />}>
+        <List.Item>{t('delete.ads')}</List.Item>
+        <List.Item>{t('delete.chats')}</List.Item>
+        <List.Item>{t('delete.rest')}</List.Item>
+      </List>
+      <FormError code={reply?.formError} />
+      {settings.has_password ? (
+        <Form method="post" {...getFormProps(passwordForm)} noValidate>
+          <Intent value="delete" />
+          <Stack gap="sm">
+            <PasswordInput
+              {...getInputProps(withPassword.password, { type: 'password' })}
+              key={withPassword.password.key}
+              label={t('labels.delete-password')}
+              description={t('delete.password-hint')}
+              autoComplete="current-password"
+              error={fieldError(withPassword.password)}
+              withAsterisk
+            />
+            <SectionSubmit intent="delete" color="red">
+              {t('delete.submit')}
+            </SectionSubmit>
+          </Stack>
+        </Form>
+      ) : (
+        <Form method="post" {...getFormProps(wordForm)} noValidate>
+          <Intent value="delete" />
+          <Stack gap="sm">
+            <TextInput
+              {...getInputProps(withWord.confirm, { type: 'text' })}
+              key={withWord.confirm.key}
+              label={t('labels.confirm')}
+              description={t('delete.word-hint', { word })}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              error={fieldError(withWord.confirm)}
+              withAsterisk
+            />
+            <SectionSubmit intent="delete" color="red">
+              {t('delete.submit')}
+            </SectionSubmit>
+          </Stack>
+        </Form>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,276 @@
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Avatar, Box, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { data, redirect, redirectDocument, useLocation } from 'react-router';
+import { z } from 'zod';
+import { localizePath, localName } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
+import { requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import {
+  AVATAR_MAX_BYTES,
+  avatarSchema,
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteWithPasswordSchema,
+  deleteWithWordSchema,
+  isProfileIntent,
+  notificationsSchema,
+  type ProfileIntent,
+  profileSchema,
+  setPasswordSchema,
+} from '~/lib/validation/profile.ts';
+import { listCityNames } from '../../../server/domain/catalog.ts';
+import {
+  accountHasPassword,
+  changePassword,
+  deleteAccount,
+  loadProfileSettings,
+  notificationPreferences,
+  removeAvatar,
+  requestEmailChange,
+  saveNotificationPreferences,
+  setPassword,
+  updateAvatar,
+  updateProfile,
+} from '../../../server/domain/profile.ts';
+import { createStorage } from '../../../server/media/storage.ts';
+import type { Route } from './+types/settings';
+import { readFormWithin } from './form-data.server.ts';
+import classes from './profile.module.css';
+import {
+  AvatarSection,
+  DeleteSection,
+  EmailSection,
+  NotificationsSection,
+  PasswordSection,
+  PhoneSection,
+  ProfileSection,
+  SECTIONS,
+} from './sections.tsx';
+
+// Profile settings (PRODUCT.md §3 `/profile`): each section is its own form posting here with a
+// hidden `intent`, validated by the section's schema on both sides. Success redirects back to the
+// section with `?saved=<what>` (a refresh never posts twice); refusals answer 422 with the
+// translated errors and change nothing.
+
+export const middleware = guards('auth');
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const t = tFor(request);
+  const user = await requireUser(request, context);
+  const locale = localeOf(request);
+  const [settings, cities, notifications] = await Promise.all([
+    loadProfileSettings(db(context), user.id),
+    listCityNames(db(context)),
+    notificationPreferences(db(context), user.id),
+  ]);
+  return {
+    meta: { title: t('profile:title'), description: t('profile:description'), noindex: true },
+    settings,
+    cities: cities.map((c) => ({ id: c.id, name: localName(locale, c) })),
+    notifications,
+  };
+}
+
+/** Conform's reply, tagged with the section (`intent`) that was sent. */
+type SectionReply = SubmissionResult<string[]> & { section: ProfileIntent };
+export type ProfileActionData = { result: SectionReply; formError?: string };
+
+/** Back to the section after a success: `?saved=<what>#<section>`. */
+function backTo(request: Request, saved: string, section: string): string {
+  return `${localizePath('/profile', localeOf(request))}?saved=${saved}#${section}`;
+}
+
+/** Parses a section's form, answers 422 on bad input, and maps domain refusals to the form. */
+async function handle<Output>(
+  intent: ProfileIntent,
+  form: FormData,
+  schema: z.ZodType<Output, any>,
+  work: (value: Output) => Promise<Response>,
+  hideFields: string[] = [],
+) {
+  const submission = parseWithZod(form, { schema });
+  const reply = (opts: { fieldErrors?: Record<string, string[]> } = {}): SectionReply => ({
+    ...submission.reply({ ...opts, hideFields }),
+    section: intent,
+  });
+  if (submission.status !== 'success') return data<ProfileActionData>({ result: reply() }, { status: 422 });
+  return replyOnRefusal(reply, () => work(submission.value));
+}
+
+const passwordFields = ['current_password', 'password', 'password_confirmation'];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await readFormWithin(request, AVATAR_MAX_BYTES);
+  if (!form) {
+    // Only an upload can be this large; nothing was read into the form, nothing changes.
+    const result: SectionReply = { status: 'error', section: 'avatar', error: { image: ['image-too-large'] } };
+    return data<ProfileActionData>({ result }, { status: 422 });
+  }
+  const intent = form.get('intent');
+  if (!isProfileIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });
+  const { auth, config } = services(context);
+  const database = db(context);
+  const meta = authMeta(request, context);
+  const page = localeOf(request);
+
+  switch (intent) {
+    case 'profile':
+      return handle(intent, form, profileSchema, async (value) => {
+        const { localeChanged } = await updateProfile(database, user.id, value);
+        // A new language is also the site's: through the language switch, which remembers it.
+        if (localeChanged && value.locale !== page) {
+          const target = encodeURIComponent('/profile?saved=profile');
+          return redirectDocument(`/locale/${value.locale}?redirect=${target}#profile`);
+        }
+        return redirect(backTo(request, 'profile', 'profile'));
+      });
+    case 'avatar':
+      return handle(
+        intent,
+        form,
+        avatarSchema,
+        async ({ image }) => {
+          await updateAvatar(database, createStorage(config), user.id, Buffer.from(await image.arrayBuffer()));
+          return redirect(backTo(request, 'avatar', 'avatar'));
+        },
+        ['image'],
+      );
+    case 'avatar-remove':
+      return handle(intent, form, z.object({}), async () => {
+        await removeAvatar(database, createStorage(config), user.id);
+        return redirect(backTo(request, 'avatar-removed', 'avatar'));
+      });
+    case 'email':
+      return handle(intent, form, changeEmailSchema, async ({ email }) => {
+        await requestEmailChange(auth, database, user.id, email, meta);
+        return redirect(backTo(request, 'email', 'email'));
+      });
+    case 'password':
+      return handle(
+        intent,
+        form,
+        changePasswordSchema,
+        async (value) => {
+          const cookies = await changePassword(auth, database, user.id, value, meta);
+          return redirectWithCookies(backTo(request, 'password', 'password'), cookies);
+        },
+        passwordFields,
+      );
+    case 'password-set':
+      return handle(
+        intent,
+        form,
+        setPasswordSchema,
+        async (value) => {
+          await setPassword(auth, database, user.id, value, meta);
+          return redirect(backTo(request, 'password-set', 'password'));
+        },
+        passwordFields,
+      );
+    case 'notifications':
+      return handle(intent, form, notificationsSchema, async (value) => {
+        await saveNotificationPreferences(database, user.id, value);
+        return redirect(backTo(request, 'notifications', 'notifications'));
+      });
+    case 'delete': {
+      // The confirmation the account can give: its password, or the typed word without one.
+      const remove = async (password?: string) => {
+        const cookies = await deleteAccount(auth, database, createStorage(config), user.id, { password }, meta);
+        return redirectWithCookies(`${localizePath('/', page)}?account-deleted=1`, cookies);
+      };
+      return (await accountHasPassword(database, user.id))
+        ? handle(intent, form, deleteWithPasswordSchema, (v) => remove(v.password), ['password'])
+        : handle(intent, form, deleteWithWordSchema, () => remove());
+    }
+  }
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+/** Personal data: never kept by a shared cache. */
+export const headers: Route.HeadersFunction = (args) => {
+  const headers = actionHeaders(args);
+  headers.set('Cache-Control', 'private, no-cache');
+  return headers;
+};
+
+export default function ProfileSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('profile');
+  const { tag } = useLocale();
+  const location = useLocation();
+  const { settings } = loaderData;
+  const reply = actionData as ProfileActionData | undefined;
+  /** The action's answer, for the section that was sent only. */
+  const last = (...intents: ProfileIntent[]) => (reply && intents.includes(reply.result.section) ? reply : undefined);
+  const since = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(settings.member_since),
+  );
+  // Forms start afresh after every navigation (a success redirects), so typed passwords never linger.
+  const key = location.key;
+  return (
+    <Stack gap="lg" maw={960} mx="auto">
+      <Group gap="md" wrap="nowrap">
+        <Avatar
+          src={settings.image_small}
+          alt=""
+          name={settings.name}
+          color="initials"
+          size={64}
+          radius="xl"
+          aria-hidden
+        />
+        <Box miw={0}>
+          <Title order={1} size="h2">
+            {t('title')}
+          </Title>
+          <Text c="dimmed" size="sm" truncate="end">
+            <bdi>{settings.name}</bdi> · {t('member-since', { date: since })}
+          </Text>
+        </Box>
+      </Group>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">
+          <nav aria-label={t('nav-label')} className={classes.nav}>
+            {SECTIONS.map((s) => (
+              <MantineNavLink
+                key={s}
+                href={`#${s}`}
+                label={t(`sections.${s}`)}
+                className={classes.navLink}
+                color={s === 'delete' ? 'red' : undefined}
+              />
+            ))}
+          </nav>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <Stack gap="lg">
+            <ProfileSection
+              key={`profile-${key}`}
+              settings={settings}
+              cities={loaderData.cities}
+              reply={last('profile')}
+            />
+            <AvatarSection key={`avatar-${key}`} settings={settings} reply={last('avatar', 'avatar-remove')} />
+            <EmailSection key={`email-${key}`} settings={settings} reply={last('email')} />
+            <PhoneSection settings={settings} />
+            <PasswordSection key={`password-${key}`} settings={settings} reply={last('password', 'password-set')} />
+            <NotificationsSection
+              key={`notifications-${key}`}
+              settings={settings}
+              preferences={loaderData.notifications}
+              reply={last('notifications')}
+            />
+            <DeleteSection key={`delete-${key}`} settings={settings} reply={last('delete')} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
