@@ -170,6 +170,30 @@ export interface RolesTable {
   name: string;
 }
 
+/** Epoch milliseconds (bigint: strings from PostgreSQL). */
+type Millis = ColumnType<number | string, number, number>;
+
+export interface JobsTable {
+  id: Generated<number>;
+  queue: ColumnType<string, string | undefined, string>;
+  name: string;
+  payload: Json<unknown>;
+  status: ColumnType<
+    'pending' | 'running' | 'done' | 'dead',
+    'pending' | undefined,
+    'pending' | 'running' | 'done' | 'dead'
+  >;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: ColumnType<number, number | undefined, number>;
+  run_at: Millis;
+  locked_by: string | null;
+  locked_until: ColumnType<number | string | null, number | null | undefined, number | null>;
+  last_error: string | null;
+  unique_key: string | null;
+  created_at: Timestamp;
+  finished_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -188,6 +212,7 @@ export interface Database {
   user_roles: { user_id: string; role_id: number };
   user_permissions: { user_id: string; permission_id: number };
   notification_preferences: NotificationPreferencesTable;
+  jobs: JobsTable;
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backoffMs, createWorker, enqueue, type JobHandler, pruneJobs } from '../../server/jobs/queue.ts';
+import { createLogger } from '../../server/logger.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+const logger = createLogger('silent');
+
+describe.each(dialects)('job queue on %s', (dialect) => {
+  let t: TestDatabase;
+  let clock = 1_800_000_000_000;
+  const now = () => clock;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+  });
+  afterAll(() => t.drop());
+  beforeEach(async () => {
+    await t.db.deleteFrom('jobs').execute();
+  });
+  const worker = (handlers: Record<string, JobHandler>, extra = {}) =>
+    createWorker({ db: t.db, dialect, logger, handlers, now, ...extra });
+  const job = (id: number | null) =>
+    t.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', id ?? -1)
+      .executeTakeFirstOrThrow();
+
+  it('runs a due job once with its payload and marks it done', async () => {
+    const seen: unknown[] = [];
+    const id = await enqueue(t.db, 'hello', { name: 'Amal' }, { runAt: clock });
+    expect(await worker({ hello: async (p) => void seen.push(p) }).drain()).toBe(1);
+    expect(seen).toEqual([{ name: 'Amal' }]);
+    expect(await job(id)).toMatchObject({ status: 'done', attempts: 1 });
+    expect(await worker({ hello: async (p) => void seen.push(p) }).drain()).toBe(0);
+  });
+
+  it('exists only if the transaction that enqueued it commits', async () => {
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await enqueue(trx, 'never', {});
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await t.db.transaction().execute((trx) => enqueue(trx, 'kept', {}, { runAt: clock }));
+    const names = (await t.db.selectFrom('jobs').select('name').execute()).map((j) => j.name);
+    expect(names).toEqual(['kept']);
+  });
+
+  it('waits for run_at', async () => {
+    await enqueue(t.db, 'later', {}, { runAt: clock + 60_000 });
+    const ran: string[] = [];
+    const w = worker({ later: async () => void ran.push('later') });
+    expect(await w.drain()).toBe(0);
+    clock += 60_000;
+    expect(await w.drain()).toBe(1);
+  });
+
+  it('retries with backoff and keeps a job that never succeeds as dead', async () => {
+    const id = await enqueue(t.db, 'flaky', {}, { runAt: clock, maxAttempts: 3 });
+    const w = worker({
+      flaky: async () => {
+        throw new Error('gateway down');
+      },
+    });
+    expect(await w.drain()).toBe(1);
+    let row = await job(id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: 'Error: gateway down' });
+    expect(Number(row.run_at)).toBeGreaterThan(clock);
+    expect(await w.drain()).toBe(0); // not yet due
+    for (let attempt = 2; attempt <= 3; attempt++) {
+      clock = Number(row.run_at);
+      expect(await w.drain()).toBe(1);
+      row = await job(id);
+    }
+    expect(row).toMatchObject({ status: 'dead', attempts: 3 });
+    clock += 10 * 3_600_000;
+    expect(await w.drain()).toBe(0);
+  });
+
+  it('backs off exponentially with jitter, capped at an hour', () => {
+    expect(backoffMs(1, () => 0.5)).toBe(20_000);
+    expect(backoffMs(3, () => 0.5)).toBe(80_000);
+    expect(backoffMs(20, () => 0.5)).toBe(3_600_000);
+    expect(backoffMs(1, () => 0)).toBe(16_000);
+  });
+
+  it('marks a job without a handler as failed instead of losing it', async () => {
+    const id = await enqueue(t.db, 'unknown-job', {}, { runAt: clock, maxAttempts: 1 });
+    await worker({}).drain();
+    expect(await job(id)).toMatchObject({ status: 'dead', last_error: 'Error: No handler for job "unknown-job"' });
+  });
+
+  it('de-duplicates by unique key while a job is open', async () => {
+    expect(await enqueue(t.db, 'recount', {}, { uniqueKey: 'recount:7', runAt: clock })).not.toBeNull();
+    expect(await enqueue(t.db, 'recount', {}, { uniqueKey: 'recount:7', runAt: clock })).toBeNull();
+    await worker({ recount: async () => {} }).drain();
+    expect(await enqueue(t.db, 'recount', {}, { uniqueKey: 'recount:7', runAt: clock })).not.toBeNull();
+  });
+
+  it('takes back a job whose worker died', async () => {
+    const id = await enqueue(t.db, 'slow', {}, { runAt: clock });
+    await t.db
+      .updateTable('jobs')
+      .set({ status: 'running', locked_by: 'dead-worker', locked_until: clock - 1, attempts: 1 })
+      .where('id', '=', id ?? -1)
+      .execute();
+    expect(await worker({ slow: async () => {} }).drain()).toBe(1);
+    expect(await job(id)).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('runs scheduled jobs again after their interval, one open occurrence at a time', async () => {
+    let runs = 0;
+    const w = worker({ tick: async () => void runs++ }, { schedules: [{ name: 'tick', everySeconds: 60 }] });
+    expect(await w.drain()).toBe(1);
+    expect(await w.drain()).toBe(0);
+    clock += 60_000;
+    expect(await w.drain()).toBe(1);
+    expect(runs).toBe(2);
+    const open = await t.db.selectFrom('jobs').select('id').where('status', '=', 'pending').execute();
+    expect(open).toHaveLength(1);
+  });
+
+  it('never gives one job to two workers', async () => {
+    for (let i = 0; i < 20; i++) await enqueue(t.db, 'count', { i }, { runAt: clock });
+    const seen: number[] = [];
+    const handler: JobHandler = async (p) => {
+      seen.push(p.i);
+      await new Promise((r) => setTimeout(r, 2));
+    };
+    const counts = await Promise.all([worker({ count: handler }).drain(), worker({ count: handler }).drain()]);
+    expect(counts[0] + counts[1]).toBe(20);
+    expect([...seen].sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+  });
+
+  it('prunes old finished jobs and keeps dead ones', async () => {
+    await enqueue(t.db, 'a', {}, { runAt: clock });
+    await enqueue(t.db, 'b', {}, { runAt: clock, maxAttempts: 1 });
+    await worker({
+      a: async () => {},
+      b: async () => {
+        throw new Error('x');
+      },
+    }).drain();
+    await pruneJobs(t.db, 7, clock + 8 * 86_400_000);
+    expect((await t.db.selectFrom('jobs').select('name').execute()).map((j) => j.name)).toEqual(['b']);
+  });
+});
