@@ -75,6 +75,7 @@ const envSchema = z.object({
       message: 'must be an http(s) URL template with {z}, {x} and {y}',
     }),
   MODERATION: z.enum(['pre', 'post']).default('pre'),
+  JOBS_WORKER: z.enum(['on', 'off']).default('on'),
   WEB_CONCURRENCY: intIn(1, 64, 1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: intIn(0, 10, 0),
@@ -111,6 +112,8 @@ export interface Config {
   storage: Env['STORAGE'];
   mapTileUrl: string;
   moderation: Env['MODERATION'];
+  /** Run the job worker inside the web process (off when `npm run worker` processes do it). */
+  jobsWorker: boolean;
   webConcurrency: number;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: number;
@@ -166,6 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     storage: e.STORAGE,
     mapTileUrl: e.MAP_TILE_URL,
     moderation: e.MODERATION,
+    jobsWorker: e.JOBS_WORKER === 'on',
     webConcurrency: e.WEB_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -18,11 +18,12 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
 import { seedPermissions } from './domain/permissions.ts';
-import { pruneRateLimits } from './domain/rate-limit.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { uploadsRouter } from './http/uploads.ts';
+import { handlers, schedules } from './jobs/app-jobs.ts';
+import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createSmsSender } from './sms/index.ts';
@@ -228,11 +229,9 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   };
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
-  // Expired rate-limit windows are dropped every 10 minutes (any process may do it).
-  const prune = setInterval(() => {
-    pruneRateLimits(database.db).catch((err) => logger.warn({ err }, 'rate-limit pruning failed'));
-  }, 10 * 60_000);
-  prune.unref();
+  // Jobs (and the recurring clean-ups) run here unless JOBS_WORKER=off leaves them to `npm run worker`.
+  const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
+  if (config.jobsWorker) worker.start();
 
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -248,7 +247,6 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(prune);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their last response is sent: close them as
@@ -261,6 +259,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
           clearTimeout(cut);
         });
       });
+      await worker.stop();
       await database.close();
     })();
     return closing;

@@ -44,12 +44,15 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
   id: string,
   schema: Schema,
   lastResult: SubmissionResult<string[]> | null | undefined,
+  defaultValue?: Record<string, unknown>,
 ) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
     id,
     lastResult,
+    defaultValue: defaultValue as never,
+    // First on leaving a field, then on every change once the field has shown an error.
     shouldValidate: 'onBlur',
-    shouldRevalidate: 'onBlur',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
 }

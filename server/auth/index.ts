@@ -2,7 +2,6 @@
 // sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
 // field names are mapped here.
 
-import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
 import { phoneNumber } from 'better-auth/plugins';
@@ -18,6 +17,7 @@ import { otpSms } from '../sms/texts.ts';
 import { createFirebaseVerifier } from './firebase.ts';
 import { firebaseSignIn } from './firebase-plugin.ts';
 import { oidcPlugin } from './oidc.ts';
+import { isPlaceholderEmail, placeholderEmail } from './placeholder-email.ts';
 
 const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
@@ -32,14 +32,6 @@ export const LINK_TTL_SECONDS = 60 * 60;
 /** Phone codes: 6 digits, valid 10 minutes, 5 wrong tries before the code is void. */
 export const OTP_TTL_SECONDS = 10 * 60;
 export const OTP_ATTEMPTS = 5;
-
-/**
- * Better Auth needs an email on every user. A member who signs up with a phone number gets one
- * under the reserved `.invalid` top-level domain (RFC 2606): unique, never deliverable, never shown.
- */
-export const PLACEHOLDER_EMAIL_DOMAIN = 'phone.souq.invalid';
-export const isPlaceholderEmail = (email: string) => email.endsWith(`@${PLACEHOLDER_EMAIL_DOMAIN}`);
-export const placeholderEmail = () => `${randomUUID()}@${PLACEHOLDER_EMAIL_DOMAIN}`;
 
 /** Set by the HTTP shell (and by `authMeta` for calls from pages) to the client IP it resolved. */
 export const CLIENT_IP_HEADER = 'x-souq-client-ip';
@@ -80,6 +72,12 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
     baseURL: config.appUrl ?? `http://localhost:${config.port}`,
     basePath: '/api/auth',
     telemetry: { enabled: false },
+    // Into our JSON log. Better Auth warns about every wrong password or unknown user; those are
+    // ordinary refusals (answered and rate-limited by us), so only its errors are kept.
+    logger: {
+      level: 'error',
+      log: (level, message, ...args) => logger?.[level === 'debug' ? 'debug' : level]({ args }, `auth: ${message}`),
+    },
     user: {
       modelName: 'users',
       fields: { emailVerified: 'email_verified', ...timestamps },

@@ -1,5 +1,6 @@
 // The signed-in user as the rest of the app sees it: profile basics plus access.
-import { type Auth, isPlaceholderEmail, placeholderEmail } from '../auth/index.ts';
+import type { Auth } from '../auth/index.ts';
+import { isPlaceholderEmail, placeholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
 import { Invalid } from './errors.ts';

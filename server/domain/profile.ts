@@ -14,7 +14,8 @@ import {
   type OptionalChannel,
   type ProfileInput,
 } from '../../app/lib/validation/profile.ts';
-import { type Auth, isPlaceholderEmail } from '../auth/index.ts';
+import type { Auth } from '../auth/index.ts';
+import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import { toBool, toIso } from '../db/values.ts';
 import { AVATAR_VARIANTS, processImage } from '../media/images.ts';

@@ -1,4 +1,10 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handlers, schedules } from '../../server/jobs/app-jobs.ts';
 import { backoffMs, createWorker, enqueue, type JobHandler, pruneJobs } from '../../server/jobs/queue.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
@@ -143,5 +149,65 @@ describe.each(dialects)('job queue on %s', (dialect) => {
     }).drain();
     await pruneJobs(t.db, 7, clock + 8 * 86_400_000);
     expect((await t.db.selectFrom('jobs').select('name').execute()).map((j) => j.name)).toEqual(['b']);
+  });
+});
+
+describe.each(dialects)('the app jobs on %s', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+  });
+  afterAll(() => t.drop());
+
+  it('prune expired rate limits on their schedule and plan the next run', async () => {
+    await t.db
+      .insertInto('rate_limits')
+      .values({ key: 'old', hits: 3, reset_at: Date.now() - 1000 })
+      .execute();
+    await t.db
+      .insertInto('rate_limits')
+      .values({ key: 'live', hits: 1, reset_at: Date.now() + 60_000 })
+      .execute();
+    const w = createWorker({ db: t.db, dialect, logger, handlers, schedules });
+    expect(await w.drain()).toBe(schedules.length);
+    expect((await t.db.selectFrom('rate_limits').select('key').execute()).map((r) => r.key)).toEqual(['live']);
+    const next = await t.db.selectFrom('jobs').select(['name', 'run_at']).where('status', '=', 'pending').execute();
+    expect(next.map((j) => j.name).sort()).toEqual(schedules.map((s) => s.name).sort());
+    expect(Math.min(...next.map((j) => Number(j.run_at)))).toBeGreaterThan(Date.now() + 9 * 60_000);
+  });
+});
+
+describe('npm run worker', () => {
+  it('runs the scheduled jobs in its own process and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-worker-'));
+    try {
+      const child = spawn(process.execPath, ['server/worker.ts'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      const deadline = Date.now() + 15_000;
+      const done = () => {
+        const db = new DatabaseSync(path.join(dataDir, 'souq.db'));
+        try {
+          return db.prepare("select count(*) as n from jobs where status = 'done'").get() as { n: number };
+        } finally {
+          db.close();
+        }
+      };
+      while (!out.includes('job worker started') || done().n < schedules.length) {
+        if (Date.now() > deadline) throw new Error(`worker did not run its jobs:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill('SIGTERM');
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).toBe(0);
+      expect(out).toContain('job worker stopping');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

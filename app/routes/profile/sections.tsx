@@ -1,14 +1,6 @@
 // The sections of the profile settings page. Each is one form with a hidden `intent`, validated by
 // its schema in the browser (on blur, then as the member types) and again on the server.
-import {
-  type FieldMetadata,
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-} from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
 import {
   Alert,
   Anchor,
@@ -31,12 +23,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation, useSearchParams } from 'react-router';
-import type { z } from 'zod';
-import { FormError } from '~/components/form-parts.tsx';
+import { FormError, PasswordField, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { locales } from '~/i18n/config.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -54,7 +44,6 @@ import {
   profileSchema,
   setPasswordSchema,
 } from '~/lib/validation/profile.ts';
-import { translateError } from '~/lib/validation/rules.ts';
 import type { ProfileSettings } from '../../../server/domain/profile.ts';
 import classes from './profile.module.css';
 import type { ProfileActionData } from './settings.tsx';
@@ -64,40 +53,6 @@ type SectionId = (typeof SECTIONS)[number];
 
 type Settings = ProfileSettings;
 type Reply = ProfileActionData | undefined;
-type Field = Pick<FieldMetadata<unknown, any, string[]>, 'errors' | 'name'>;
-
-/**
- * A section's form: Conform with the section's schema, the server's last answer and the saved
- * values; validated on blur, then again on every change once a field has shown an error.
- */
-function useSectionForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
-  id: string,
-  schema: Schema,
-  reply: Reply,
-  defaultValue?: Record<string, unknown>,
-) {
-  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id,
-    lastResult: reply?.result,
-    defaultValue: defaultValue as never,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
-
-/** The translated first error of a field; fields of this page are named from the profile catalogue. */
-function useFieldError() {
-  const { t } = useTranslation();
-  const withProfileNames = ((key: string | string[], options?: Record<string, unknown>) =>
-    typeof key === 'string' && key.startsWith('validation:fields.')
-      ? t([key, `profile:fields.${key.slice('validation:fields.'.length)}`], options)
-      : t(key as string, options)) as unknown as TFunction;
-  return (field: Field) => {
-    const code = field.errors?.[0];
-    return code ? translateError(withProfileNames, code, field.name) : undefined;
-  };
-}
 
 /** A section card with its heading; the id is the anchor `#<section>` of the page's menu. */
 function Section({
@@ -177,7 +132,7 @@ export function ProfileSection({
 }) {
   const { t } = useTranslation('profile');
   const fieldError = useFieldError();
-  const [form, fields] = useSectionForm('profile-form', profileSchema, reply, {
+  const [form, fields] = useValidatedForm('profile-form', profileSchema, reply?.result, {
     name: settings.name,
     city: settings.city_id === null ? '' : String(settings.city_id),
     bio: settings.bio ?? '',
@@ -249,10 +204,10 @@ export function ProfileSection({
 export function AvatarSection({ settings, reply }: { settings: Settings; reply: Reply }) {
   const { t } = useTranslation('profile');
   const fieldError = useFieldError();
-  const [form, fields] = useSectionForm(
+  const [form, fields] = useValidatedForm(
     'avatar-form',
     avatarSchema,
-    reply?.result.section === 'avatar' ? reply : undefined,
+    reply?.result.section === 'avatar' ? reply.result : undefined,
   );
   const error = fieldError(fields.image);
   const inputId = fields.image.id;
@@ -311,7 +266,7 @@ export function EmailSection({ settings, reply }: { settings: Settings; reply: R
   const { t } = useTranslation('profile');
   const { to } = useLocale();
   const fieldError = useFieldError();
-  const [form, fields] = useSectionForm('email-form', changeEmailSchema, reply);
+  const [form, fields] = useValidatedForm('email-form', changeEmailSchema, reply?.result);
   return (
     <Section id="email" title={t('sections.email')}>
       <Saved what={['email']} />
@@ -389,35 +344,10 @@ export function PhoneSection({ settings }: { settings: Settings }) {
   );
 }
 
-function PasswordInputField({
-  field,
-  label,
-  description,
-  autoComplete,
-}: {
-  field: FieldMetadata<unknown, any, string[]>;
-  label: string;
-  description?: string;
-  autoComplete: 'current-password' | 'new-password';
-}) {
-  const fieldError = useFieldError();
-  return (
-    <PasswordInput
-      {...getInputProps(field, { type: 'password' })}
-      key={field.key}
-      label={label}
-      description={description}
-      autoComplete={autoComplete}
-      error={fieldError(field)}
-      withAsterisk
-    />
-  );
-}
-
 export function PasswordSection({ settings, reply }: { settings: Settings; reply: Reply }) {
   const { t } = useTranslation('profile');
-  const [changeForm, change] = useSectionForm('password-form', changePasswordSchema, reply);
-  const [setForm, first] = useSectionForm('set-password-form', setPasswordSchema, reply);
+  const [changeForm, change] = useValidatedForm('password-form', changePasswordSchema, reply?.result);
+  const [setForm, first] = useValidatedForm('set-password-form', setPasswordSchema, reply?.result);
   return (
     <Section
       id="password"
@@ -439,18 +369,18 @@ export function PasswordSection({ settings, reply }: { settings: Settings; reply
             hidden
           />
           <Stack gap="sm">
-            <PasswordInputField
+            <PasswordField
               field={change.current_password}
               label={t('labels.current_password')}
               autoComplete="current-password"
             />
-            <PasswordInputField
+            <PasswordField
               field={change.password}
               label={t('labels.password')}
               description={t('password.hint')}
               autoComplete="new-password"
             />
-            <PasswordInputField
+            <PasswordField
               field={change.password_confirmation}
               label={t('labels.password_confirmation')}
               autoComplete="new-password"
@@ -462,13 +392,13 @@ export function PasswordSection({ settings, reply }: { settings: Settings; reply
         <Form method="post" {...getFormProps(setForm)} noValidate preventScrollReset>
           <Intent value="password-set" />
           <Stack gap="sm">
-            <PasswordInputField
+            <PasswordField
               field={first.password}
               label={t('labels.password')}
               description={t('password.hint')}
               autoComplete="new-password"
             />
-            <PasswordInputField
+            <PasswordField
               field={first.password_confirmation}
               label={t('labels.password_confirmation')}
               autoComplete="new-password"
@@ -491,7 +421,7 @@ export function NotificationsSection({
   reply: Reply;
 }) {
   const { t } = useTranslation('profile');
-  const [form] = useSectionForm('notifications-form', notificationsSchema, reply);
+  const [form] = useValidatedForm('notifications-form', notificationsSchema, reply?.result);
   const reachable = { email: Boolean(settings.email), sms: Boolean(settings.phone) };
   return (
     <Section id="notifications" title={t('sections.notifications')} intro={t('notifications.intro')}>
@@ -570,8 +500,8 @@ export function NotificationsSection({
 export function DeleteSection({ settings, reply }: { settings: Settings; reply: Reply }) {
   const { t } = useTranslation('profile');
   const fieldError = useFieldError();
-  const [passwordForm, withPassword] = useSectionForm('delete-form', deleteWithPasswordSchema, reply);
-  const [wordForm, withWord] = useSectionForm('delete-word-form', deleteWithWordSchema, reply);
+  const [passwordForm, withPassword] = useValidatedForm('delete-form', deleteWithPasswordSchema, reply?.result);
+  const [wordForm, withWord] = useValidatedForm('delete-word-form', deleteWithWordSchema, reply?.result);
   const word = t('delete.word');
   return (
     <Section id="delete" title={t('sections.delete')} intro={t('delete.intro')} danger>

@@ -1,0 +1,34 @@
+// `npm run worker`: a process that only runs jobs, for deployments that set JOBS_WORKER=off on the
+// web processes. Any number may run; each job goes to one of them.
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { handlers, schedules } from './jobs/app-jobs.ts';
+import { createWorker } from './jobs/queue.ts';
+import { createLogger } from './logger.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+const logger = createLogger(config.logLevel);
+const database = openDatabase(config.database, { poolSize: 2 });
+await migrateToLatest(database.db, database.dialect);
+const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
+worker.start();
+logger.info({ database: database.dialect }, 'job worker started');
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'job worker stopping after the current job');
+  await worker.stop();
+  await database.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
