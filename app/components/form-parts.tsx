@@ -19,7 +19,7 @@ export function useFieldError() {
 
 /**
  * A form-level error: `too-many:<minutes>` (rate limit) or an error code of the `errors`
- * namespace (e.g. `invalid-credential`).
+ * namespace (e.g. `invalid-credential`), with an optional count (`allowance-exceeded:5`).
  */
 export function FormError({ code }: { code: unknown }) {
   const { t } = useTranslation();
@@ -28,7 +28,7 @@ export function FormError({ code }: { code: unknown }) {
   const text =
     key === 'too-many'
       ? t('errors:too-many-requests-minutes', { count: Number(arg) })
-      : t(`errors:${key}`, { defaultValue: t('errors:internal') });
+      : t(`errors:${key}`, { count: arg ? Number(arg) : undefined, defaultValue: t('errors:internal') });
   return (
     <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
       {text}

@@ -6,6 +6,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 type Bool = ColumnType<boolean | number, boolean | undefined, boolean>;
 type Timestamp = ColumnType<Date | string, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T | string, string, string>;
+type Count = ColumnType<number | string, number | undefined, number>;
 
 export interface TaxonomiesTable {
   id: Generated<number>;
@@ -125,6 +126,7 @@ export interface UsersTable {
   banned_at: Timestamp | null;
   ban_reason: string | null;
   last_seen_at: Timestamp | null;
+  active_ads_count: Count;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -194,6 +196,107 @@ export interface JobsTable {
   finished_at: ColumnType<number | string | null, number | null | undefined, number | null>;
 }
 
+export type AdStatus = 'draft' | 'pending' | 'published' | 'rejected' | 'sold' | 'expired' | 'archived' | 'deleted';
+
+export interface AdsTable {
+  id: Generated<number>;
+  user_id: string | null;
+  taxonomy_id: number;
+  category_id: number;
+  slug: string;
+  title: string;
+  description: string;
+  price: ColumnType<number | string | null, number | null | undefined, number | null>;
+  currency: ColumnType<string, string | undefined, string>;
+  price_type: ColumnType<string, string | undefined, string>;
+  city_id: number;
+  area_id: number | null;
+  lat: number | null;
+  lng: number | null;
+  contact_phone: Bool;
+  contact_whatsapp: Bool;
+  status: ColumnType<AdStatus, AdStatus | undefined, AdStatus>;
+  rejection_reason: string | null;
+  featured_until: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  bumped_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  published_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  expires_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  reminded_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  views: Count;
+  favorites_count: Count;
+  submission_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AdAttributeValuesTable {
+  id: Generated<number>;
+  ad_id: number;
+  attribute_id: number;
+  value_text: string | null;
+  value_number: number | null;
+  value_bool: ColumnType<boolean | number | null, boolean | null | undefined, boolean | null>;
+  value_date: string | null;
+  value_option: string | null;
+}
+
+export interface AdImagesTable {
+  id: Generated<number>;
+  ad_id: number | null;
+  user_id: string | null;
+  position: ColumnType<number, number | undefined, number>;
+  key: string;
+  width: number;
+  height: number;
+  variants: Json<{ name: string; width: number; height: number }[]>;
+  created_at: Timestamp;
+}
+
+export interface AdStatusHistoryTable {
+  id: Generated<number>;
+  ad_id: number;
+  from_status: string | null;
+  to_status: string;
+  actor_id: string | null;
+  reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: string | null;
+  ad_id: number | null;
+  user_id: string | null;
+  reason: string;
+  note: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  handled_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RevisionsTable {
+  id: Generated<number>;
+  actor_id: string | null;
+  subject_type: string;
+  subject_id: string;
+  action: string;
+  changes: Json<Record<string, [unknown, unknown]>>;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: string;
+  type: string;
+  data: Json<Record<string, unknown>>;
+  read_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -213,6 +316,15 @@ export interface Database {
   user_permissions: { user_id: string; permission_id: number };
   notification_preferences: NotificationPreferencesTable;
   jobs: JobsTable;
+  ads: AdsTable;
+  ad_attribute_values: AdAttributeValuesTable;
+  ad_images: AdImagesTable;
+  ad_status_history: AdStatusHistoryTable;
+  ad_views: { ad_id: number; day: string; views: Count };
+  ad_view_visitors: { ad_id: number; day: string; visitor: string };
+  reports: ReportsTable;
+  revisions: RevisionsTable;
+  notifications: NotificationsTable;
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

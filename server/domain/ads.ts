@@ -1,0 +1,518 @@
+// Ads (PRODUCT.md §2): placing, editing and the status machine. Every change writes, in the same
+// transaction, its status history, an audit revision, the denormalised counters' jobs and the
+// owner's notifications, so none of them can disagree with the ad.
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { PriceType } from '../../app/lib/validation/ads.ts';
+import type { DB } from '../db/index.ts';
+import type { AdStatus, Database } from '../db/schema.ts';
+import { toNumber } from '../db/values.ts';
+import { enqueue } from '../jobs/queue.ts';
+import type { Attribute, CategoryPath } from './catalog.ts';
+import { getCategoryPath } from './catalog.ts';
+import { Invalid, NotFound } from './errors.ts';
+
+type Tx = Kysely<Database> | Transaction<Database>;
+
+/** Business constants (PRODUCT.md §2, seed §9); the back office will make them settings. */
+export const AD_RULES = {
+  lifetimeDays: 30,
+  reminderDaysBefore: 3,
+  /** Ads a member may have pending or published at once without a package. */
+  freeActiveAds: 5,
+  /** A published ad may be bumped once per this many days. */
+  repostCooldownDays: 7,
+} as const;
+
+/** Statuses that count against the allowance and the member's active-ad count. */
+export const ACTIVE_STATUSES: AdStatus[] = ['pending', 'published'];
+
+export interface Actor {
+  id: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface AdInput {
+  title: string;
+  description: string;
+  price_type: PriceType;
+  price?: number;
+  currency: string;
+  city: number;
+  area?: number;
+  lat?: number;
+  lng?: number;
+  contact_phone: boolean;
+  contact_whatsapp: boolean;
+  photos: number[];
+  submission_key: string;
+  attrs: Record<string, unknown>;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The leaf category an ad is placed in, from `/place-your-ad/{taxonomy}/{category...}`: every
+ * segment must be the next step of the category's own path in that taxonomy (else 404).
+ */
+export async function resolveCategoryPath(db: DB, taxonomySlug: string, path: string[]): Promise<CategoryPath> {
+  if (path.length === 0) throw new NotFound('errors.category-not-found');
+  const found = await getCategoryPath(db, path[path.length - 1] as string);
+  const same = found.trail.length === path.length && found.trail.every((c, i) => c.slug === path[i]);
+  if (found.taxonomy.slug !== taxonomySlug || !same) throw new NotFound('errors.category-not-found');
+  return found;
+}
+
+export const isLeaf = (path: CategoryPath) => path.category.children_count === 0;
+
+/** URL slug from the title: letters (any script) and digits joined by dashes, at most 80 characters. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u064B-\u065F\u0670\u0640]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug || 'ad';
+}
+
+/** Typed value rows of an ad's attributes (one per option of a multiselect). */
+function valueRows(adId: number, attributes: Attribute[], attrs: Record<string, unknown>) {
+  const rows: Insertable<Database['ad_attribute_values']>[] = [];
+  for (const a of attributes) {
+    const v = attrs[a.key];
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    const base = {
+      ad_id: adId,
+      attribute_id: a.id,
+      value_text: null,
+      value_number: null,
+      value_bool: null,
+      value_date: null,
+      value_option: null,
+    };
+    switch (a.type) {
+      case 'number':
+      case 'year':
+        rows.push({ ...base, value_number: Number(v) });
+        break;
+      case 'boolean':
+        if (v === true) rows.push({ ...base, value_bool: true });
+        break;
+      case 'select':
+        rows.push({ ...base, value_option: String(v) });
+        break;
+      case 'multiselect':
+        for (const option of v as string[]) rows.push({ ...base, value_option: option });
+        break;
+      case 'date':
+        rows.push({ ...base, value_date: String(v) });
+        break;
+      default:
+        rows.push({ ...base, value_text: String(v) });
+    }
+  }
+  return rows;
+}
+
+async function checkPlace(trx: Tx, input: AdInput) {
+  const city = await trx.selectFrom('cities').select('id').where('id', '=', input.city).executeTakeFirst();
+  if (!city) throw new Invalid({ city: ['in'] });
+  if (input.area !== undefined) {
+    const area = await trx
+      .selectFrom('areas')
+      .select('id')
+      .where('id', '=', input.area)
+      .where('city_id', '=', input.city)
+      .executeTakeFirst();
+    if (!area) throw new Invalid({ area: ['in'] });
+  }
+}
+
+/** The member's own unattached photos (or those already on this ad), in the order given. */
+async function attachPhotos(trx: Tx, userId: string, adId: number, photos: number[]) {
+  if (photos.length > 0) {
+    const owned = await trx
+      .selectFrom('ad_images')
+      .select('id')
+      .where('id', 'in', photos)
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('ad_id', 'is', null), eb('ad_id', '=', adId)]))
+      .execute();
+    if (owned.length !== photos.length) throw new Invalid({ photos: ['invalid'] });
+  }
+  // Photos dropped from the ad go back to the member's pending uploads (pruned after a day).
+  await trx
+    .updateTable('ad_images')
+    .set({ ad_id: null })
+    .where('ad_id', '=', adId)
+    .$if(photos.length > 0, (q) => q.where('id', 'not in', photos))
+    .execute();
+  for (const [position, id] of photos.entries()) {
+    await trx.updateTable('ad_images').set({ ad_id: adId, position }).where('id', '=', id).execute();
+  }
+}
+
+export async function recordRevision(
+  trx: Tx,
+  actor: Actor | null,
+  subject: { type: string; id: string | number },
+  action: string,
+  changes: Record<string, [unknown, unknown]>,
+) {
+  await trx
+    .insertInto('revisions')
+    .values({
+      actor_id: actor?.id ?? null,
+      subject_type: subject.type,
+      subject_id: String(subject.id),
+      action,
+      changes: JSON.stringify(changes),
+      ip: actor?.ip ?? null,
+      user_agent: actor?.userAgent?.slice(0, 500) ?? null,
+    })
+    .execute();
+}
+
+export async function notify(trx: Tx, userId: string | null, type: string, data: Record<string, unknown>) {
+  if (!userId) return;
+  await trx
+    .insertInto('notifications')
+    .values({ user_id: userId, type, data: JSON.stringify(data) })
+    .execute();
+}
+
+/** Counters change with the status: the ad's taxonomy is recounted once, however many ads changed. */
+async function countersChanged(trx: Tx, ad: { taxonomy_id: number; user_id: string | null }) {
+  await enqueue(
+    trx,
+    'recount-taxonomy',
+    { taxonomyId: ad.taxonomy_id },
+    { uniqueKey: `recount-taxonomy:${ad.taxonomy_id}` },
+  );
+  if (ad.user_id) await recountUserAds(trx, ad.user_id);
+}
+
+export async function recountUserAds(trx: Tx, userId: string) {
+  const row = await trx
+    .selectFrom('ads')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('users')
+    .set({ active_ads_count: toNumber(row.n) })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * Published ads per category of a taxonomy, each category counting its descendants (the category
+ * pages list them too). One grouped query and a walk up the tree.
+ */
+export async function recountTaxonomy(db: Tx, taxonomyId: number) {
+  const [categories, counts] = await Promise.all([
+    db.selectFrom('categories').select(['id', 'parent_id']).where('taxonomy_id', '=', taxonomyId).execute(),
+    db
+      .selectFrom('ads')
+      .select(['category_id', (eb) => eb.fn.countAll().as('n')])
+      .where('taxonomy_id', '=', taxonomyId)
+      .where('status', '=', 'published')
+      .groupBy('category_id')
+      .execute(),
+  ]);
+  const parent = new Map(categories.map((c) => [c.id, c.parent_id]));
+  const total = new Map(categories.map((c) => [c.id, 0]));
+  for (const row of counts) {
+    let id: number | null | undefined = row.category_id;
+    while (id !== null && id !== undefined) {
+      total.set(id, (total.get(id) ?? 0) + toNumber(row.n));
+      id = parent.get(id);
+    }
+  }
+  for (const [id, n] of total) await db.updateTable('categories').set({ ads_count: n }).where('id', '=', id).execute();
+}
+
+export interface PlacedAd {
+  id: number;
+  slug: string;
+  status: AdStatus;
+  /** False when this submission had already created the ad (a double submit). */
+  created: boolean;
+}
+
+/**
+ * Places an ad in a leaf category. `attributes` are the category's (validated input); the member's
+ * allowance, the city/area pair and the photos' ownership are checked here, in the transaction.
+ */
+export async function createAd(
+  db: DB,
+  settings: { moderation: 'pre' | 'post'; now?: Date },
+  actor: Actor,
+  path: CategoryPath,
+  attributes: Attribute[],
+  input: AdInput,
+): Promise<PlacedAd> {
+  if (!isLeaf(path)) throw new Invalid({ form: ['category-not-leaf'] });
+  const now = settings.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const again = await trx
+      .selectFrom('ads')
+      .select(['id', 'slug', 'status'])
+      .where('user_id', '=', actor.id)
+      .where('submission_key', '=', input.submission_key)
+      .executeTakeFirst();
+    if (again) return { id: again.id, slug: again.slug, status: again.status as AdStatus, created: false };
+
+    const active = await trx
+      .selectFrom('ads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', actor.id)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirstOrThrow();
+    if (toNumber(active.n) >= AD_RULES.freeActiveAds) {
+      throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
+    }
+    await checkPlace(trx, input);
+
+    const status: AdStatus = settings.moderation === 'post' ? 'published' : 'pending';
+    const live = status === 'published';
+    const fields = {
+      title: input.title,
+      description: input.description,
+      price: input.price_type === 'fixed' || input.price_type === 'negotiable' ? (input.price ?? null) : null,
+      currency: input.currency,
+      price_type: input.price_type,
+      city_id: input.city,
+      area_id: input.area ?? null,
+      lat: input.lat ?? null,
+      lng: input.lng ?? null,
+      contact_phone: input.contact_phone,
+      contact_whatsapp: input.contact_whatsapp,
+    };
+    const inserted = await trx
+      .insertInto('ads')
+      .values({
+        ...fields,
+        user_id: actor.id,
+        taxonomy_id: path.taxonomy.id,
+        category_id: path.category.id,
+        slug: slugify(input.title),
+        status,
+        submission_key: input.submission_key,
+        published_at: live ? now : null,
+        bumped_at: live ? now : null,
+        expires_at: live ? new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(['id', 'slug'])
+      .executeTakeFirstOrThrow();
+    const id = Number(inserted.id);
+    const values = valueRows(id, attributes, input.attrs);
+    if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
+    await attachPhotos(trx, actor.id, id, input.photos);
+    await trx
+      .insertInto('ad_status_history')
+      .values({ ad_id: id, from_status: null, to_status: status, actor_id: actor.id })
+      .execute();
+    await recordRevision(
+      trx,
+      actor,
+      { type: 'ad', id },
+      'create',
+      Object.fromEntries(
+        Object.entries({
+          ...fields,
+          category_id: path.category.id,
+          attrs: input.attrs,
+          photos: input.photos,
+          status,
+        }).map(([k, v]) => [k, [null, v]]),
+      ),
+    );
+    await countersChanged(trx, { taxonomy_id: path.taxonomy.id, user_id: actor.id });
+    return { id, slug: inserted.slug, status, created: true };
+  });
+}
+
+/** The status machine (PRODUCT.md §2): who may move an ad from where to where. */
+const MOVES: Record<string, { from: AdStatus[]; to: AdStatus }> = {
+  approve: { from: ['pending'], to: 'published' },
+  reject: { from: ['pending', 'published'], to: 'rejected' },
+  'mark-sold': { from: ['published'], to: 'sold' },
+  renew: { from: ['expired'], to: 'published' },
+  expire: { from: ['published'], to: 'expired' },
+  delete: { from: ['draft', 'pending', 'published', 'rejected', 'sold', 'expired', 'archived'], to: 'deleted' },
+};
+export type AdMove = keyof typeof MOVES;
+
+interface AdRow {
+  id: number;
+  user_id: string | null;
+  taxonomy_id: number;
+  status: AdStatus;
+  title: string;
+  bumped_at: Date | string | null;
+  expires_at: Date | string | null;
+}
+
+async function lockAd(trx: Tx, id: number, owner?: string): Promise<AdRow> {
+  const ad = await trx
+    .selectFrom('ads')
+    .select(['id', 'user_id', 'taxonomy_id', 'status', 'title', 'bumped_at', 'expires_at'])
+    .where('id', '=', id)
+    .$if(owner !== undefined, (q) => q.where('user_id', '=', owner as string))
+    .executeTakeFirst();
+  // Someone else's ad answers exactly like a missing one.
+  if (!ad || ad.status === 'deleted') throw new NotFound('errors.not-found');
+  return ad as AdRow;
+}
+
+/**
+ * Moves an ad along the status machine, with history, revision, counters and the owner's
+ * notification. `owner` restricts the move to that member's ads (the owner's own actions).
+ */
+export async function moveAd(
+  db: DB,
+  actor: Actor,
+  id: number,
+  move: AdMove,
+  options: { owner?: string; reason?: string; now?: Date } = {},
+): Promise<AdStatus> {
+  const rule = MOVES[move];
+  if (!rule) throw new Invalid({ form: ['invalid'] });
+  const now = options.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const ad = await lockAd(trx, id, options.owner);
+    if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
+    if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
+    const live = rule.to === 'published';
+    // Conditional on the status just read: of two simultaneous moves, only one applies.
+    const moved = await trx
+      .updateTable('ads')
+      .set({
+        status: rule.to,
+        updated_at: now,
+        ...(move === 'reject' ? { rejection_reason: options.reason } : {}),
+        ...(live
+          ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
+          : {}),
+        ...(move === 'delete' ? { deleted_at: now } : {}),
+      })
+      .where('id', '=', id)
+      .where('status', '=', ad.status)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+    await trx
+      .insertInto('ad_status_history')
+      .values({
+        ad_id: id,
+        from_status: ad.status,
+        to_status: rule.to,
+        actor_id: actor.id,
+        reason: options.reason ?? null,
+      })
+      .execute();
+    await recordRevision(trx, actor, { type: 'ad', id }, move, {
+      status: [ad.status, rule.to],
+      ...(options.reason ? { rejection_reason: [null, options.reason] } : {}),
+    });
+    const byStaff = ad.user_id !== actor.id;
+    if (byStaff && (move === 'approve' || move === 'reject')) {
+      await notify(trx, ad.user_id, move === 'approve' ? 'ad-approved' : 'ad-rejected', {
+        ad_id: id,
+        title: ad.title,
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+    }
+    await countersChanged(trx, ad);
+    return rule.to;
+  });
+}
+
+/**
+ * The owner's repost: an expired ad is renewed for another lifetime; a published one is bumped to
+ * the top, at most once per cool-down. Refusals say why (`repost-cooldown:<days left>`).
+ */
+export async function repostAd(db: DB, actor: Actor, id: number, now = new Date()): Promise<'renewed' | 'bumped'> {
+  const ad = await lockAd(db, id, actor.id);
+  if (ad.status === 'expired') {
+    await moveAd(db, actor, id, 'renew', { owner: actor.id, now });
+    return 'renewed';
+  }
+  if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
+  return db.transaction().execute(async (trx) => {
+    const fresh = await lockAd(trx, id, actor.id);
+    const last = fresh.bumped_at ? new Date(fresh.bumped_at).getTime() : 0;
+    const wait = last + AD_RULES.repostCooldownDays * DAY - now.getTime();
+    if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
+    await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
+    await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
+    return 'bumped' as const;
+  });
+}
+
+/** Published ads past their expiry become expired (a scheduled job). Returns how many. */
+export async function expireAds(db: DB, now = new Date()): Promise<number> {
+  const due = await db
+    .selectFrom('ads')
+    .select('id')
+    .where('status', '=', 'published')
+    .where('expires_at', '<=', now)
+    .limit(500)
+    .execute();
+  for (const { id } of due) {
+    await db.transaction().execute(async (trx) => {
+      const ad = await lockAd(trx, id);
+      if (ad.status !== 'published') return;
+      await trx
+        .updateTable('ads')
+        .set({ status: 'expired', updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'published')
+        .execute();
+      await trx
+        .insertInto('ad_status_history')
+        .values({ ad_id: id, from_status: 'published', to_status: 'expired' })
+        .execute();
+      await notify(trx, ad.user_id, 'ad-expired', { ad_id: id, title: ad.title });
+      await countersChanged(trx, ad);
+    });
+  }
+  return due.length;
+}
+
+/** Owners are told once, a few days before their ad expires (a scheduled job). Returns how many. */
+export async function remindExpiringAds(db: DB, now = new Date()): Promise<number> {
+  const soon = new Date(now.getTime() + AD_RULES.reminderDaysBefore * DAY);
+  const due = await db
+    .selectFrom('ads')
+    .select(['id', 'user_id', 'title', 'expires_at'])
+    .where('status', '=', 'published')
+    .where('expires_at', '<=', soon)
+    .where('expires_at', '>', now)
+    .where('reminded_at', 'is', null)
+    .limit(500)
+    .execute();
+  for (const ad of due) {
+    await db.transaction().execute(async (trx) => {
+      const marked = await trx
+        .updateTable('ads')
+        .set({ reminded_at: now })
+        .where('id', '=', ad.id)
+        .where('reminded_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) === 0) return;
+      await notify(trx, ad.user_id, 'ad-expiring', {
+        ad_id: ad.id,
+        title: ad.title,
+        expires_at: new Date(ad.expires_at as string | Date).toISOString(),
+      });
+    });
+  }
+  return due.length;
+}

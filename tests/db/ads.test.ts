@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adFormSchema } from '~/lib/validation/ads.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { toNumber } from '../../server/db/values.ts';
+import {
+  AD_RULES,
+  type AdInput,
+  createAd,
+  expireAds,
+  moveAd,
+  recountTaxonomy,
+  remindExpiringAds,
+  repostAd,
+  resolveCategoryPath,
+  slugify,
+} from '../../server/domain/ads.ts';
+import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { Invalid, NotFound } from '../../server/domain/errors.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+const DAY = 86_400_000;
+
+describe('the ad form schema', () => {
+  let attributes: Attribute[];
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase('sqlite');
+    await seedCatalogue(t.db);
+    attributes = await listCategoryAttributes(t.db, 'toyota');
+  });
+  afterAll(() => t.drop());
+  const valid = {
+    title: 'Toyota Corolla 2015',
+    description: 'Clean car, one owner, full service history in Tripoli.',
+    price_type: 'fixed',
+    price: '٤٥٠٠٠',
+    currency: 'LYD',
+    city: '1',
+    submission_key: 'k1',
+    attrs: { year: '2015', model: 'corolla', mileage: '120,000' },
+  };
+  const errors = (input: Record<string, unknown>) => {
+    const r = adFormSchema(attributes).safeParse(input);
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+  };
+
+  it('accepts a complete ad and normalises digits', () => {
+    const r = adFormSchema(attributes).safeParse(valid);
+    expect(r.success).toBe(true);
+    expect(r.data).toMatchObject({ price: 45000, city: 1, attrs: { year: 2015, model: 'corolla', mileage: 120000 } });
+  });
+  it('refuses missing required attributes, out-of-range numbers and unknown options', () => {
+    expect(errors({ ...valid, attrs: { model: 'corolla' } })).toEqual({ 'attrs.year': 'required' });
+    expect(errors({ ...valid, attrs: { year: '1900' } })).toEqual({ 'attrs.year': 'min_value:1960' });
+    expect(errors({ ...valid, attrs: { year: '2015', mileage: '-5' } })).toEqual({ 'attrs.mileage': 'min_value:0' });
+    expect(errors({ ...valid, attrs: { year: '2015', model: 'ferrari-f40' } })).toEqual({ 'attrs.model': 'in' });
+  });
+  it('refuses attributes the category does not have', () => {
+    expect(errors({ ...valid, attrs: { year: '2015', bedrooms: '3' } })).toEqual({
+      'attrs.bedrooms': 'unknown-attribute',
+    });
+  });
+  it('needs a price for fixed and negotiable prices only', () => {
+    expect(errors({ ...valid, price: '' })).toEqual({ price: 'required' });
+    expect(errors({ ...valid, price: '', price_type: 'on-request' })).toEqual({});
+  });
+  it('takes at most ten photos', () => {
+    const photos = Array.from({ length: 11 }, (_, i) => String(i + 1));
+    expect(errors({ ...valid, photos })).toEqual({ photos: 'max_photos:10' });
+  });
+});
+
+it('slugs keep Arabic letters and drop harakat', () => {
+  expect(slugify('تُويُوتا كورولا ٢٠١٥ — نظيفة!')).toBe('تويوتا-كورولا-٢٠١٥-نظيفة');
+  expect(slugify('Toyota Corolla, 2015')).toBe('toyota-corolla-2015');
+  expect(slugify('!!!')).toBe('ad');
+});
+
+describe.each(dialects)('placing and moving ads on %s', (dialect) => {
+  let t: TestDatabase;
+  let attributes: Attribute[];
+  let cityId: number;
+  let otherCityArea: number;
+  let n = 0;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    await seedCatalogue(t.db);
+    attributes = await listCategoryAttributes(t.db, 'toyota');
+    const tripoli = await t.db
+      .selectFrom('cities')
+      .select('id')
+      .where('slug', '=', 'tripoli')
+      .executeTakeFirstOrThrow();
+    cityId = tripoli.id;
+    const benghazi = await t.db
+      .selectFrom('cities')
+      .select('id')
+      .where('slug', '=', 'benghazi')
+      .executeTakeFirstOrThrow();
+    const area = await t.db
+      .selectFrom('areas')
+      .select('id')
+      .where('city_id', '=', benghazi.id)
+      .executeTakeFirstOrThrow();
+    otherCityArea = area.id;
+  });
+  afterAll(() => t.drop());
+
+  async function member(name = `m${++n}`) {
+    const id = `${name}-${Date.now()}`;
+    await t.db
+      .insertInto('users')
+      .values({ id, name, email: `${id}@example.ly` } as never)
+      .execute();
+    return { id, ip: '10.0.0.1', userAgent: 'test' };
+  }
+  const input = (over: Partial<AdInput> = {}): AdInput => ({
+    title: 'Toyota Corolla 2015',
+    description: 'Clean car, one owner, full service history in Tripoli.',
+    price_type: 'fixed',
+    price: 45000,
+    currency: 'LYD',
+    city: cityId,
+    contact_phone: true,
+    contact_whatsapp: false,
+    photos: [],
+    submission_key: `key-${Math.random()}`,
+    attrs: { year: 2015, model: 'corolla', extras: undefined },
+    ...over,
+  });
+  const place = async (actor: { id: string }, over: Partial<AdInput> = {}, moderation: 'pre' | 'post' = 'pre') =>
+    createAd(
+      t.db,
+      { moderation },
+      actor,
+      await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
+      attributes,
+      input(over),
+    );
+
+  it('resolves only the real path of a leaf in its taxonomy', async () => {
+    await expect(resolveCategoryPath(t.db, 'property', ['cars', 'toyota'])).rejects.toThrow(NotFound);
+    await expect(resolveCategoryPath(t.db, 'motors', ['toyota'])).rejects.toThrow(NotFound);
+    const cars = await resolveCategoryPath(t.db, 'motors', ['cars']);
+    await expect(
+      createAd(t.db, { moderation: 'pre' }, await member(), cars, attributes, input()),
+    ).rejects.toMatchObject({
+      errors: { form: ['category-not-leaf'] },
+    });
+  });
+
+  it('places a pending ad with typed values, history, revision and counters in one go', async () => {
+    const owner = await member();
+    const ad = await place(owner);
+    expect(ad).toMatchObject({ status: 'pending', created: true, slug: 'toyota-corolla-2015' });
+    const values = await t.db
+      .selectFrom('ad_attribute_values as v')
+      .innerJoin('attributes as a', 'a.id', 'v.attribute_id')
+      .select(['a.key', 'v.value_number', 'v.value_option'])
+      .where('v.ad_id', '=', ad.id)
+      .orderBy('a.key')
+      .execute();
+    expect(values).toEqual([
+      { key: 'model', value_number: null, value_option: 'corolla' },
+      { key: 'year', value_number: 2015, value_option: null },
+    ]);
+    const history = await t.db
+      .selectFrom('ad_status_history')
+      .select(['from_status', 'to_status'])
+      .where('ad_id', '=', ad.id)
+      .execute();
+    expect(history).toEqual([{ from_status: null, to_status: 'pending' }]);
+    const revision = await t.db
+      .selectFrom('revisions')
+      .selectAll()
+      .where('subject_id', '=', String(ad.id))
+      .executeTakeFirstOrThrow();
+    expect(revision).toMatchObject({ actor_id: owner.id, subject_type: 'ad', action: 'create', ip: '10.0.0.1' });
+    const user = await t.db
+      .selectFrom('users')
+      .select('active_ads_count')
+      .where('id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(toNumber(user.active_ads_count)).toBe(1);
+    const job = await t.db.selectFrom('jobs').select('name').where('name', '=', 'recount-taxonomy').executeTakeFirst();
+    expect(job).toBeDefined();
+  });
+
+  it('gives one ad for a double submit of the same form', async () => {
+    const owner = await member();
+    const first = await place(owner, { submission_key: 'same-form' });
+    const second = await place(owner, { submission_key: 'same-form' });
+    expect(second).toEqual({ ...first, created: false });
+    const count = await t.db
+      .selectFrom('ads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(toNumber(count.n)).toBe(1);
+  });
+
+  it('refuses beyond the free allowance, with the number in the message', async () => {
+    const owner = await member();
+    for (let i = 0; i < AD_RULES.freeActiveAds; i++) await place(owner);
+    await expect(place(owner)).rejects.toMatchObject({
+      errors: { form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] },
+    });
+  });
+
+  it("refuses an area of another city and someone else's photos", async () => {
+    const owner = await member();
+    await expect(place(owner, { area: otherCityArea })).rejects.toMatchObject({ errors: { area: ['in'] } });
+    const stranger = await member();
+    const photo = await t.db
+      .insertInto('ad_images')
+      .values({ user_id: stranger.id, key: 'ads/x/1', width: 10, height: 10, variants: '[]' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(place(owner, { photos: [photo.id] })).rejects.toMatchObject({ errors: { photos: ['invalid'] } });
+    expect(await t.db.selectFrom('ads').select('id').where('user_id', '=', owner.id).execute()).toEqual([]);
+  });
+
+  it('attaches the member’s photos in the order given', async () => {
+    const owner = await member();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const row = await t.db
+        .insertInto('ad_images')
+        .values({ user_id: owner.id, key: `ads/x/${owner.id}-${i}`, width: 10, height: 10, variants: '[]' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    const ad = await place(owner, { photos: [ids[2], ids[0]] as number[] });
+    const attached = await t.db
+      .selectFrom('ad_images')
+      .select(['id', 'position'])
+      .where('ad_id', '=', ad.id)
+      .orderBy('position')
+      .execute();
+    expect(attached.map((p) => p.id)).toEqual([ids[2], ids[0]]);
+  });
+
+  it('approves (notifying the owner), counts the category and its parent, and lets only the owner mark it sold', async () => {
+    const owner = await member();
+    const staff = await member('moderator');
+    const ad = await place(owner);
+    expect(await moveAd(t.db, staff, ad.id, 'approve')).toBe('published');
+    const note = await t.db
+      .selectFrom('notifications')
+      .select(['type', 'data'])
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(note.type).toBe('ad-approved');
+    const taxonomy = await t.db
+      .selectFrom('taxonomies')
+      .select('id')
+      .where('slug', '=', 'motors')
+      .executeTakeFirstOrThrow();
+    await recountTaxonomy(t.db, taxonomy.id);
+    const counts = await t.db
+      .selectFrom('categories')
+      .select(['slug', 'ads_count'])
+      .where('slug', 'in', ['cars', 'toyota'])
+      .execute();
+    expect(Object.fromEntries(counts.map((c) => [c.slug, toNumber(c.ads_count)]))).toMatchObject({
+      cars: 1,
+      toyota: 1,
+    });
+
+    const stranger = await member();
+    await expect(moveAd(t.db, stranger, ad.id, 'mark-sold', { owner: stranger.id })).rejects.toThrow(NotFound);
+    await expect(repostAd(t.db, stranger, ad.id)).rejects.toThrow(NotFound);
+    expect(await moveAd(t.db, owner, ad.id, 'mark-sold', { owner: owner.id })).toBe('sold');
+    await expect(moveAd(t.db, owner, ad.id, 'mark-sold', { owner: owner.id })).rejects.toThrow(Invalid);
+  });
+
+  it('rejects only with a reason, and tells the owner why', async () => {
+    const owner = await member();
+    const staff = await member('moderator');
+    const ad = await place(owner);
+    await expect(moveAd(t.db, staff, ad.id, 'reject')).rejects.toMatchObject({ errors: { reason: ['required'] } });
+    await moveAd(t.db, staff, ad.id, 'reject', { reason: 'wrong-category' });
+    const row = await t.db
+      .selectFrom('ads')
+      .select(['status', 'rejection_reason'])
+      .where('id', '=', ad.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'rejected', rejection_reason: 'wrong-category' });
+    const note = await t.db
+      .selectFrom('notifications')
+      .select('type')
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(note.type).toBe('ad-rejected');
+  });
+
+  it('bumps at most once per cool-down, renews expired ads, and expires and reminds on schedule', async () => {
+    const owner = await member();
+    const start = new Date('2026-12-01T10:00:00Z');
+    const ad = await createAd(
+      t.db,
+      { moderation: 'post', now: start },
+      owner,
+      await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
+      attributes,
+      input(),
+    );
+    expect(ad.status).toBe('published');
+    await expect(repostAd(t.db, owner, ad.id, new Date(start.getTime() + DAY))).rejects.toMatchObject({
+      errors: { form: ['repost-cooldown:6'] },
+    });
+    expect(await repostAd(t.db, owner, ad.id, new Date(start.getTime() + 7 * DAY))).toBe('bumped');
+
+    // Expires 30 days after publishing; reminded 3 days before, once.
+    expect(await remindExpiringAds(t.db, new Date(start.getTime() + 26 * DAY))).toBe(0);
+    expect(await remindExpiringAds(t.db, new Date(start.getTime() + 28 * DAY))).toBeGreaterThanOrEqual(1);
+    expect(await remindExpiringAds(t.db, new Date(start.getTime() + 29 * DAY))).toBe(0);
+    await expireAds(t.db, new Date(start.getTime() + 31 * DAY));
+    const expired = await t.db.selectFrom('ads').select('status').where('id', '=', ad.id).executeTakeFirstOrThrow();
+    expect(expired.status).toBe('expired');
+    const types = (await t.db.selectFrom('notifications').select('type').where('user_id', '=', owner.id).execute()).map(
+      (x) => x.type,
+    );
+    expect(types.sort()).toEqual(['ad-expired', 'ad-expiring']);
+    expect(await repostAd(t.db, owner, ad.id, new Date(start.getTime() + 32 * DAY))).toBe('renewed');
+  });
+});
