@@ -24,6 +24,8 @@ function pages(l: Locale): RouteConfigEntry[] {
         route(page, 'routes/public/info-page.tsx', { id: id(`page.${page}`) }),
       ),
       route('contact', 'routes/public/contact.tsx', { id: id('contact') }),
+      route('place-your-ad', 'routes/ads/place-start.tsx', { id: id('place-your-ad') }),
+      route('place-your-ad/:taxonomy/*', 'routes/ads/place-ad.tsx', { id: id('place-your-ad.category') }),
       route('profile', 'routes/profile/settings.tsx', { id: id('profile') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),

@@ -1,11 +1,13 @@
 // `npm run bench`: starts the built server on a fresh database (the seeded catalogue) and measures
-// requests/s and latency of the main pages and API endpoints with autocannon, plus the server's RSS.
+// requests/s and latency of the main pages and API endpoints with autocannon, plus the server's RSS,
+// then the time to process a 12 MP ad photo (scripts/bench-photos.ts).
 // Prints a table and writes bench-results/<timestamp>.json.
 //   npm run bench -- --duration 10 --connections 10
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchPhotos, printPhotoBench } from './bench-photos.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -170,6 +172,9 @@ for (const [name, form, expected] of kinds) {
 }
 await server.stop();
 
+// Ad photo processing, in this process (what one upload costs the server).
+const photo = await benchPhotos(5);
+
 const limit = rows.find((r) => r.url === '/favicon.svg')?.rps ?? 1;
 console.log(
   `\nSouq bench: ${connections} connections, ${duration} s per target, one process, SQLite, seeded catalogue\n`,
@@ -210,12 +215,13 @@ for (const r of signIns) {
     ].join(' '),
   );
 }
+printPhotoBench(photo);
 mkdirSync('bench-results', { recursive: true });
 const file = `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
 writeFileSync(
   file,
   JSON.stringify(
-    { date: new Date().toISOString(), duration, connections, node: process.version, rows, signIns },
+    { date: new Date().toISOString(), duration, connections, node: process.version, rows, signIns, photo },
     null,
     2,
   ),

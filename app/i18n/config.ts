@@ -12,6 +12,7 @@ export const namespaces = [
   'contact',
   'auth',
   'profile',
+  'ads',
   'mail',
   'errors',
   'validation',

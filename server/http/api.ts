@@ -8,6 +8,7 @@ import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
+import { adImagesRouter } from './ad-images.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
 
@@ -88,6 +89,8 @@ export function apiRouter(services: AppServices): Router {
   router.get('/categories/:slug/attributes', async (req, res) => {
     res.json({ data: await catalog.listCategoryAttributes(db, req.params.slug as string) });
   });
+
+  router.use('/ad-images', adImagesRouter(services, apiLocale));
 
   router.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(services.config.appUrl ?? `${req.protocol}://${req.get('host')}`));

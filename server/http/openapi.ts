@@ -31,6 +31,23 @@ const localeParams = [
   },
 ];
 
+const xsrfHeader = {
+  name: 'X-XSRF-TOKEN',
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Equal to the XSRF-TOKEN cookie (GET /csrf-cookie)',
+};
+const variantUrls = {
+  type: 'object',
+  required: ['thumb', 'medium', 'large'],
+  properties: {
+    thumb: { type: 'string', description: 'At most 320 px wide' },
+    medium: { type: 'string', description: 'At most 800 px wide' },
+    large: { type: 'string', description: 'At most 1600 px wide' },
+  },
+};
+
 export function openApiDocument(serverUrl: string) {
   return {
     openapi: '3.1.0',
@@ -119,6 +136,55 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'Cities', content: json(listOf('City')) } },
         },
       },
+      '/ad-images': {
+        post: {
+          summary: 'Upload one ad photo (signed-in members), before or while the ad form is filled in',
+          description:
+            'The file is checked by its content (JPEG, PNG, WebP, GIF, AVIF; at most 10 MB and 40 megapixels), auto-rotated, stripped of EXIF/GPS and stored as WebP variants (thumb 320, medium 800, large 1600 px wide, never upscaled). The photo belongs to the uploader, unattached, until an ad of theirs is saved with its id; unattached photos are deleted after 24 hours. At most 30 unattached photos per member and 60 uploads per hour.',
+          parameters: [xsrfHeader, ...localeParams],
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['photo'],
+                  properties: { photo: { type: 'string', contentMediaType: 'application/octet-stream' } },
+                },
+              },
+            },
+          },
+          responses: {
+            201: { description: 'Stored', content: json({ $ref: '#/components/schemas/AdImage' }) },
+            400: errorResponse('Malformed multipart body'),
+            401: errorResponse('Not signed in'),
+            413: errorResponse(
+              'Body far beyond the size limit (the connection is closed); errors.photo holds the words',
+            ),
+            419: errorResponse('Missing or wrong X-XSRF-TOKEN'),
+            422: errorResponse(
+              'Refused file, words under errors.photo: missing, over 10 MB, not a supported image, too many pixels, unreadable, or 30 unattached photos already',
+            ),
+            429: errorResponse('Too many uploads; see Retry-After'),
+          },
+        },
+      },
+      '/ad-images/{id}': {
+        delete: {
+          summary: "Delete one of the member's photos: unattached, or on an ad of theirs; its files go too",
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+            xsrfHeader,
+            ...localeParams,
+          ],
+          responses: {
+            204: { description: 'Deleted' },
+            401: errorResponse('Not signed in'),
+            404: errorResponse("Unknown id, or someone else's photo"),
+            419: errorResponse('Missing or wrong X-XSRF-TOKEN'),
+          },
+        },
+      },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
     },
     components: {
@@ -129,6 +195,16 @@ export function openApiDocument(serverUrl: string) {
           properties: {
             message: { type: 'string', description: 'Translated message' },
             errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+        AdImage: {
+          type: 'object',
+          required: ['id', 'width', 'height', 'urls'],
+          properties: {
+            id: { type: 'integer', description: 'Send it with the ad form to attach the photo' },
+            width: { type: 'integer', description: 'Of the large variant' },
+            height: { type: 'integer', description: 'Of the large variant' },
+            urls: variantUrls,
           },
         },
         SessionUser: {

@@ -1,9 +1,23 @@
 // The jobs this app runs, by name, and the recurring ones. Later features add their handlers here
 // (image variants, ad expiry and reminders, counters, notifications).
+import { loadConfig } from '../config.ts';
 import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
+import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { expireAds, recountTaxonomy, remindExpiringAds } from '../domain/ads.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
+import { createStorage, type MediaStorage } from '../media/storage.ts';
 import { type JobHandler, pruneJobs, type Schedule } from './queue.ts';
+
+// Job handlers get { db, logger } only; the media storage comes from the process's configuration
+// (the same environment the web or worker process started with), read the first time a file is
+// actually deleted, so a run with nothing to do touches neither the environment nor the disk.
+let configuredStorage: MediaStorage | undefined;
+const media = () => (configuredStorage ??= createStorage(loadConfig()));
+const storage: MediaStorage = {
+  put: (key, bytes, contentType) => media().put(key, bytes, contentType),
+  delete: (key) => media().delete(key),
+  url: (key) => media().url(key),
+};
 
 export const handlers: Record<string, JobHandler> = {
   /** Category ad counts of one taxonomy (enqueued, de-duplicated, by every status change). */
@@ -16,6 +30,11 @@ export const handlers: Record<string, JobHandler> = {
   'prune-rate-limits': async (_payload, { db }) => pruneRateLimits(db),
   /** Finished jobs are forgotten after a week; dead ones stay for staff. */
   'prune-jobs': async (_payload, { db }) => pruneJobs(db),
+  /** Ad photos uploaded a day ago and never attached to an ad are deleted with their files. */
+  'prune-orphan-ad-images': async (_payload, { db, logger }) => {
+    const removed = await pruneOrphanAdImages(db, storage);
+    if (removed) logger.info({ removed }, 'orphan ad photos removed');
+  },
   /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
   'prune-unconfirmed-phone-signups': async (_payload, { db, logger }) => {
     const removed = await pruneUnconfirmedPhoneSignups(db);
@@ -27,6 +46,7 @@ export const schedules: Schedule[] = [
   { name: 'expire-ads', everySeconds: 15 * 60 },
   { name: 'remind-expiring-ads', everySeconds: 60 * 60 },
   { name: 'prune-rate-limits', everySeconds: 10 * 60 },
+  { name: 'prune-orphan-ad-images', everySeconds: 60 * 60 },
   { name: 'prune-jobs', everySeconds: 24 * 60 * 60 },
   { name: 'prune-unconfirmed-phone-signups', everySeconds: 24 * 60 * 60 },
 ];

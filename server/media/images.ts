@@ -48,11 +48,23 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 40_000_000;
 export const MAX_IMAGE_SIDE = 16_384;
 
-// Ad photo variants will be added here by the ads work (up to 10 photos per ad).
 export const AVATAR_VARIANTS: readonly ImageVariantSpec[] = [
   { name: 'large', width: 256, height: 256, fit: 'cover' },
   { name: 'small', width: 64, height: 64, fit: 'cover' },
 ];
+
+/**
+ * Ad photos (up to 10 per ad): card thumbnail, ad page, zoom. Each fits inside its box, keeping the aspect ratio and
+ * never upscaled. The width is what srcset describes; the height bound (twice the width) only keeps a very tall strip
+ * or a long screenshot from becoming a huge file, and leaves every ordinary portrait photo (3:4, 9:16) width-bound.
+ */
+export const AD_PHOTO_VARIANTS = [
+  { name: 'thumb', width: 320, height: 640, fit: 'inside' },
+  { name: 'medium', width: 800, height: 1600, fit: 'inside' },
+  { name: 'large', width: 1600, height: 3200, fit: 'inside' },
+] as const satisfies readonly ImageVariantSpec[];
+
+export type AdPhotoVariantName = (typeof AD_PHOTO_VARIANTS)[number]['name'];
 
 // Effort measured on a 4000×3000 JPEG (2 cores): avatars take ~60 ms at any effort; 1600 + 800 + 320 px variants
 // take ~300 ms at effort 2 and ~500 ms at 4 (libwebp's default) for ~5 % smaller files. Files are served many

@@ -90,6 +90,18 @@ const PAGES: [string, Record<Role, Expect>][] = [
     '/account/phone-verification',
     { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Faccount%2Fphone-verification' } },
   ],
+  ['/place-your-ad', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fplace-your-ad' } }],
+  [
+    '/en/place-your-ad/motors/cars/toyota',
+    {
+      ...all(200),
+      visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fplace-your-ad%2Fmotors%2Fcars%2Ftoyota' },
+    },
+  ],
+  [
+    '/en/place-your-ad/motors/toyota',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fplace-your-ad%2Fmotors%2Ftoyota' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],

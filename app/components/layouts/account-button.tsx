@@ -40,7 +40,15 @@ export function AccountButton() {
         px={4}
         title={t('auth:signed-in-as', { name: user.name })}
         leftSection={
-          <Avatar src={user.image ?? undefined} alt="" name={user.name} color="initials" size={36} aria-hidden />
+          <Avatar
+            src={user.image ?? undefined}
+            alt=""
+            name={user.name}
+            color="brand"
+            variant="filled"
+            size={36}
+            aria-hidden
+          />
         }
         styles={{ section: { marginInlineEnd: 0 }, label: { gap: 8 } }}
       >

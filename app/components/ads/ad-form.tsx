@@ -1,0 +1,299 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react';
+import {
+  Alert,
+  Checkbox,
+  Fieldset,
+  Group,
+  NativeSelect,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Form, useLocation } from 'react-router';
+import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { useLocale } from '~/lib/use-locale.ts';
+import { adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
+import type { Attribute, City } from '../../../server/domain/catalog.ts';
+
+export interface AdFormData {
+  attributes: Attribute[];
+  cities: City[];
+  allowance: { used: number; limit: number };
+  submissionKey: string;
+  moderation: 'pre' | 'post';
+}
+
+const DRAFT_PREFIX = 'souq:ad-draft:';
+
+/**
+ * The ad form of one leaf category (PRODUCT.md §3): text, price, the category's attributes with
+ * their types, units and options, place and contact options. Plain form fields, so it posts without
+ * JavaScript; with it, fields are checked as they are left and the draft is kept in this browser
+ * (per category) until the ad is placed.
+ */
+export function AdForm({
+  data,
+  lastResult,
+  formError,
+}: {
+  data: AdFormData;
+  lastResult: SubmissionResult<string[]> | undefined;
+  formError: string | undefined;
+}) {
+  const { t } = useTranslation('ads');
+  const { locale, name } = useLocale();
+  const { pathname } = useLocation();
+  const fieldError = useFieldError();
+  const schema = useMemo(() => adFormSchema(data.attributes), [data.attributes]);
+  const [form, fields] = useValidatedForm('ad-form', schema, lastResult);
+  const attrs = fields.attrs.getFieldset() as Record<string, (typeof fields)['title']>;
+  const [priceType, setPriceType] = useState<string>('fixed');
+  const [cityId, setCityId] = useState<string>('');
+  const areas = data.cities.find((c) => String(c.id) === cityId)?.areas ?? [];
+  const full = data.allowance.used >= data.allowance.limit;
+
+  // The draft: saved on every change, restored once when the form is opened again.
+  const draftKey = DRAFT_PREFIX + pathname;
+  useEffect(() => {
+    const el = document.getElementById(form.id) as HTMLFormElement | null;
+    if (!el) return;
+    const saved = localStorage.getItem(draftKey);
+    if (saved && !lastResult) {
+      try {
+        const values = JSON.parse(saved) as [string, string][];
+        for (const [key, value] of values) {
+          const input = el.elements.namedItem(key);
+          if (input instanceof RadioNodeList) {
+            for (const node of input)
+              if (node instanceof HTMLInputElement) node.checked = node.value === value || node.checked;
+          } else if (input instanceof HTMLInputElement && (input.type === 'checkbox' || input.type === 'radio')) {
+            input.checked = value === input.value;
+          } else if (
+            input instanceof HTMLInputElement ||
+            input instanceof HTMLTextAreaElement ||
+            input instanceof HTMLSelectElement
+          ) {
+            input.value = value;
+          }
+          if (key === 'price_type') setPriceType(value);
+          if (key === 'city') setCityId(value);
+        }
+      } catch {
+        localStorage.removeItem(draftKey);
+      }
+    }
+    const save = () => {
+      const values = [...new FormData(el).entries()].filter(
+        ([k, v]) => typeof v === 'string' && k !== 'submission_key',
+      );
+      localStorage.setItem(draftKey, JSON.stringify(values));
+    };
+    el.addEventListener('input', save);
+    el.addEventListener('change', save);
+    return () => {
+      el.removeEventListener('input', save);
+      el.removeEventListener('change', save);
+    };
+  }, [draftKey, form.id, lastResult]);
+
+  const unit = (a: Attribute) => (locale === 'ar' ? a.unit_ar : a.unit_en) ?? undefined;
+  const label = (a: Attribute) => name(a);
+  const optionLabel = (o: { ar: string; en: string }) => (locale === 'ar' ? o.ar : o.en);
+
+  return (
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      noValidate
+      onSubmit={(event) => {
+        form.onSubmit(event);
+        if (!event.defaultPrevented) localStorage.removeItem(draftKey);
+      }}
+    >
+      <input type="hidden" name="submission_key" value={data.submissionKey} />
+      <Stack gap="lg">
+        <Text size="sm" c={full ? 'red' : 'dimmed'}>
+          {t('form.allowance', { count: data.allowance.limit - data.allowance.used, limit: data.allowance.limit })}
+        </Text>
+        <FormError code={formError} />
+        {/* Details the category does not have (a stale form, a forged post) have no field to show on. */}
+        {Object.entries(form.allErrors)
+          .filter(([key]) => key.startsWith('attrs.') && !data.attributes.some((a) => `attrs.${a.key}` === key))
+          .slice(0, 1)
+          .map(([key, codes]) => (
+            <FormError key={key} code={codes[0] === 'unknown-attribute' ? 'unknown-attribute' : 'bad-request'} />
+          ))}
+        {data.moderation === 'pre' ? (
+          <Alert color="gray" variant="light">
+            {t('form.review-note')}
+          </Alert>
+        ) : null}
+
+        <Fieldset legend={t('form.about')} radius="md">
+          <Stack gap="sm">
+            <TextInput
+              {...getInputProps(fields.title, { type: 'text' })}
+              key={fields.title.key}
+              label={t('form.title')}
+              description={t('form.title-hint')}
+              maxLength={150}
+              dir="auto"
+              error={fieldError(fields.title)}
+              withAsterisk
+            />
+            <Textarea
+              {...getTextareaProps(fields.description)}
+              key={fields.description.key}
+              label={t('form.description')}
+              description={t('form.description-hint')}
+              autosize
+              minRows={5}
+              maxLength={5000}
+              dir="auto"
+              error={fieldError(fields.description)}
+              withAsterisk
+            />
+          </Stack>
+        </Fieldset>
+
+        <Fieldset legend={t('form.price')} radius="md">
+          <Stack gap="sm">
+            <Radio.Group
+              name="price_type"
+              value={priceType}
+              onChange={setPriceType}
+              label={t('form.price-type')}
+              error={fieldError(fields.price_type)}
+            >
+              <Group gap="md" mt={4}>
+                {PRICE_TYPES.map((p) => (
+                  <Radio key={p} value={p} label={t(`price-types.${p}`)} />
+                ))}
+              </Group>
+            </Radio.Group>
+            {PRICED.includes(priceType as (typeof PRICE_TYPES)[number]) ? (
+              <SimpleGrid cols={{ base: 2 }} spacing="sm">
+                <TextInput
+                  {...getInputProps(fields.price, { type: 'text' })}
+                  key={fields.price.key}
+                  label={t('form.amount')}
+                  inputMode="numeric"
+                  dir="ltr"
+                  error={fieldError(fields.price)}
+                  withAsterisk
+                />
+                <NativeSelect
+                  name="currency"
+                  label={t('form.currency')}
+                  defaultValue="LYD"
+                  data={CURRENCIES.map((c) => ({ value: c, label: t(`currencies.${c}`) }))}
+                />
+              </SimpleGrid>
+            ) : (
+              <input type="hidden" name="currency" value="LYD" />
+            )}
+          </Stack>
+        </Fieldset>
+
+        {data.attributes.length ? (
+          <Fieldset legend={t('form.details')} radius="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {data.attributes.map((a) => {
+                const field = attrs[a.key];
+                // Messages name the detail as the page shows it ("The Year field is required").
+                const error = field ? fieldError({ errors: field.errors, name: label(a) }) : undefined;
+                const common = { name: `attrs.${a.key}`, label: label(a), error, withAsterisk: a.required };
+                switch (a.type) {
+                  case 'select':
+                    return (
+                      <NativeSelect
+                        key={a.key}
+                        {...common}
+                        data={[
+                          { value: '', label: t('form.choose') },
+                          ...a.options.map((o) => ({ value: o.value, label: optionLabel(o) })),
+                        ]}
+                      />
+                    );
+                  case 'multiselect':
+                    return (
+                      <Checkbox.Group key={a.key} label={common.label} error={error} withAsterisk={a.required}>
+                        <Group gap="sm" mt={4}>
+                          {a.options.map((o) => (
+                            <Checkbox key={o.value} name={common.name} value={o.value} label={optionLabel(o)} />
+                          ))}
+                        </Group>
+                      </Checkbox.Group>
+                    );
+                  case 'boolean':
+                    return <Switch key={a.key} name={common.name} value="on" label={common.label} mt="md" />;
+                  case 'date':
+                    return <TextInput key={a.key} {...common} type="date" dir="ltr" />;
+                  case 'number':
+                  case 'year':
+                    return (
+                      <TextInput
+                        key={a.key}
+                        {...common}
+                        inputMode="numeric"
+                        dir="ltr"
+                        rightSection={unit(a) ? <Text size="xs">{unit(a)}</Text> : undefined}
+                        rightSectionWidth={unit(a) ? 56 : undefined}
+                      />
+                    );
+                  default:
+                    return <TextInput key={a.key} {...common} dir="auto" maxLength={500} />;
+                }
+              })}
+            </SimpleGrid>
+          </Fieldset>
+        ) : null}
+
+        <Fieldset legend={t('form.place')} radius="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <NativeSelect
+              name="city"
+              label={t('form.city')}
+              value={cityId}
+              onChange={(e) => setCityId(e.currentTarget.value)}
+              data={[
+                { value: '', label: t('form.choose') },
+                ...data.cities.map((c) => ({ value: String(c.id), label: name(c) })),
+              ]}
+              error={fieldError(fields.city)}
+              withAsterisk
+            />
+            <NativeSelect
+              name="area"
+              label={t('form.area')}
+              disabled={areas.length === 0}
+              data={[
+                { value: '', label: areas.length ? t('form.choose') : t('form.no-areas') },
+                ...areas.map((a) => ({ value: String(a.id), label: name(a) })),
+              ]}
+              error={fieldError(fields.area)}
+            />
+          </SimpleGrid>
+        </Fieldset>
+
+        <Fieldset legend={t('form.contact')} radius="md">
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              {t('form.contact-chat')}
+            </Text>
+            <Checkbox name="contact_phone" value="on" label={t('form.contact-phone')} />
+            <Checkbox name="contact_whatsapp" value="on" label={t('form.contact-whatsapp')} />
+          </Stack>
+        </Fieldset>
+
+        <SubmitButton>{data.moderation === 'pre' ? t('form.submit-review') : t('form.submit')}</SubmitButton>
+      </Stack>
+    </Form>
+  );
+}

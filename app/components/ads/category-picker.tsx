@@ -1,0 +1,85 @@
+import { Anchor, Loader, NavLink, Stack } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useLocale } from '~/lib/use-locale.ts';
+
+export interface PickerCategory {
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  children_count: number;
+}
+
+// Children fetched once per category and kept for the page's life; a failed fetch is an empty list
+// (seed §8: "failure to load children returns an empty list silently").
+const cache = new Map<string, Promise<PickerCategory[]>>();
+function childrenOf(slug: string, locale: string): Promise<PickerCategory[]> {
+  let found = cache.get(slug);
+  if (!found) {
+    found = fetch(`/api/categories/${encodeURIComponent(slug)}/children`, { headers: { 'x-locale': locale } })
+      .then((r) => (r.ok ? r.json() : { data: [] }))
+      .then((body: { data?: PickerCategory[] }) => body.data ?? [])
+      .catch(() => []);
+    cache.set(slug, found);
+  }
+  return found;
+}
+
+/**
+ * The drill-down of place-your-ad. Every item is a link (the next level, or the form for a leaf),
+ * so it works without JavaScript; with it, a category with children opens in place.
+ */
+export function CategoryPicker({ base, categories }: { base: string; categories: PickerCategory[] }) {
+  return (
+    <Stack gap={2} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      {categories.map((c) => (
+        <li key={c.slug}>
+          <PickerItem base={base} category={c} />
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function PickerItem({ base, category }: { base: string; category: PickerCategory }) {
+  const { locale, name } = useLocale();
+  const [open, setOpen] = useState(false);
+  const [children, setChildren] = useState<PickerCategory[] | null>(null);
+  const href = `${base}/${category.slug}`;
+  const Chevron = locale === 'ar' ? IconChevronLeft : IconChevronRight;
+  if (category.children_count === 0) {
+    return (
+      <NavLink component={Link} to={href} label={name(category)} rightSection={<Chevron size={16} aria-hidden />} />
+    );
+  }
+  return (
+    <>
+      <NavLink
+        component="a"
+        href={href}
+        label={name(category)}
+        opened={open}
+        aria-expanded={open}
+        onClick={(event) => {
+          event.preventDefault();
+          if (!open && children === null) childrenOf(category.slug, locale).then(setChildren);
+          setOpen(!open);
+        }}
+        childrenOffset={0}
+        rightSection={open && children === null ? <Loader size="xs" /> : <Chevron size={16} aria-hidden />}
+      />
+      {open && children ? (
+        <div style={{ paddingInlineStart: 'var(--mantine-spacing-md)' }}>
+          {children.length ? (
+            <CategoryPicker base={href} categories={children} />
+          ) : (
+            <Anchor component={Link} to={href} size="sm" p="xs">
+              {name(category)}
+            </Anchor>
+          )}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { data, Link, redirect } from 'react-router';
+import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
+import { CategoryPicker } from '~/components/ads/category-picker.tsx';
+import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { localizePath, localName } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { requireUser } from '~/lib/session.server.ts';
+import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { adFormSchema } from '~/lib/validation/ads.ts';
+import {
+  ACTIVE_STATUSES,
+  AD_RULES,
+  type AdInput,
+  createAd,
+  isLeaf,
+  resolveCategoryPath,
+} from '../../../server/domain/ads.ts';
+import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
+import type { Route } from './+types/place-ad';
+
+// Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
+// categories until a leaf, whose page is the ad form (PRODUCT.md §3, issue 4 §3).
+
+export const middleware = guards('auth');
+
+async function place(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
+  const segments = (params['*'] ?? '').split('/').filter(Boolean);
+  if (![params.taxonomy, ...segments].every((s) => SLUG_PATTERN.test(s))) throw notFound(request);
+  const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
+  if (segments.length === 0) return { taxonomy, path: null, segments };
+  const path = await orNotFound(request, resolveCategoryPath(db(context), taxonomy.slug, segments));
+  return { taxonomy, path, segments };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const t = tFor(request);
+  const locale = localeOf(request);
+  const { taxonomy, path, segments } = await place(request, context, params);
+  const meta = { title: t('ads:place.title'), description: t('ads:place.description'), noindex: true };
+  const crumbs = [taxonomy, ...(path?.trail ?? [])].map((x) => ({ name: localName(locale, x), slug: x.slug }));
+  if (!path || !isLeaf(path)) {
+    const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
+    return { kind: 'pick' as const, meta, crumbs, segments, taxonomy: taxonomy.slug, children };
+  }
+  const [attributes, cities, active] = await Promise.all([
+    listCategoryAttributes(db(context), path.category.slug),
+    listCities(db(context)),
+    db(context)
+      .selectFrom('ads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', user.id)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const placed = new URL(request.url).searchParams.get('placed');
+  return {
+    kind: 'form' as const,
+    meta,
+    crumbs,
+    segments,
+    taxonomy: taxonomy.slug,
+    form: {
+      attributes,
+      cities,
+      allowance: { used: Number(active.n), limit: AD_RULES.freeActiveAds },
+      // A new key per visit of the form: a second submit of the same form finds the first ad.
+      submissionKey: crypto.randomUUID(),
+      moderation: services(context).config.moderation,
+    } satisfies AdFormData,
+    placed:
+      placed && /^\d+$/.test(placed)
+        ? { id: Number(placed), status: new URL(request.url).searchParams.get('status') }
+        : null,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const { path, segments } = await place(request, context, params);
+  if (!path || !isLeaf(path)) throw notFound(request);
+  const attributes = await listCategoryAttributes(db(context), path.category.slug);
+  const submission = parseWithZod(await request.formData(), { schema: adFormSchema(attributes) });
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
+  return replyOnRefusal(
+    (opts) => submission.reply(opts),
+    async () => {
+      const info = requestInfo(context);
+      const ad = await createAd(
+        db(context),
+        { moderation: services(context).config.moderation },
+        { id: user.id, ip: info.ip, userAgent: info.userAgent },
+        path,
+        attributes,
+        submission.value as AdInput,
+      );
+      // Built from the route, not request.url (a client-side post arrives at `….data`).
+      const form = localizePath(['/place-your-ad', params.taxonomy, ...segments].join('/'), localeOf(request));
+      return redirect(`${form}?placed=${ad.id}&status=${ad.status}`);
+    },
+  );
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
+
+export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { to } = useLocale();
+  const base = to(`/place-your-ad/${loaderData.taxonomy}`);
+  const crumbs = [
+    { label: t('place.title'), href: to('/place-your-ad') },
+    ...loaderData.crumbs.map((c, i) => ({
+      label: c.name,
+      href: i < loaderData.crumbs.length - 1 ? [base, ...loaderData.segments.slice(0, i)].join('/') : undefined,
+    })),
+  ];
+  return (
+    <Stack gap="lg">
+      <Breadcrumbs items={crumbs} />
+      <Title order={1}>{t('place.title')}</Title>
+      {loaderData.kind === 'pick' ? (
+        <>
+          <Text c="dimmed">{t('place.pick-category')}</Text>
+          <CategoryPicker base={[base, ...loaderData.segments].join('/')} categories={loaderData.children} />
+        </>
+      ) : loaderData.placed ? (
+        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status" title={t('place.placed-title')}>
+          <Stack gap="xs">
+            <Text>
+              {loaderData.placed.status === 'published' ? t('place.placed-published') : t('place.placed-pending')}
+            </Text>
+            <Anchor component={Link} to={to('/place-your-ad')} c="inherit" underline="always" fw={600}>
+              {t('place.another')}
+            </Anchor>
+          </Stack>
+        </Alert>
+      ) : (
+        <AdForm
+          data={loaderData.form}
+          lastResult={actionData?.result}
+          formError={actionData && 'formError' in actionData ? (actionData.formError as string | undefined) : undefined}
+        />
+      )}
+    </Stack>
+  );
+}
