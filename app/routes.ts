@@ -29,6 +29,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('profile', 'routes/profile/settings.tsx', { id: id('profile') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),
+      route(':taxonomy/:category/:ad', 'routes/ads/ad-page.tsx', { id: id('ad') }),
       route('*', 'routes/public/not-found.tsx', { id: id('not-found') }),
     ]),
   ];

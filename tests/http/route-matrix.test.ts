@@ -102,6 +102,7 @@ const PAGES: [string, Record<Role, Expect>][] = [
     '/en/place-your-ad/motors/toyota',
     { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fplace-your-ad%2Fmotors%2Ftoyota' } },
   ],
+  ['/en/motors/toyota/no-such-ad-999999999', all(404)],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],

@@ -4,6 +4,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
+import { adPath } from '~/components/ads/ad-parts.tsx';
 import { CategoryPicker } from '~/components/ads/category-picker.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
@@ -77,11 +78,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       submissionKey: crypto.randomUUID(),
       moderation: services(context).config.moderation,
     } satisfies AdFormData,
-    placed:
-      placed && /^\d+$/.test(placed)
-        ? { id: Number(placed), status: new URL(request.url).searchParams.get('status') }
-        : null,
+    placed: placed && /^\d+$/.test(placed) ? await placedAd(context, user.id, Number(placed)) : null,
   };
+}
+
+/** The member's own ad just placed (for the confirmation and the link to its page). */
+async function placedAd(context: Route.LoaderArgs['context'], userId: string, id: number) {
+  const ad = await db(context)
+    .selectFrom('ads')
+    .innerJoin('categories', 'categories.id', 'ads.category_id')
+    .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
+    .select([
+      'ads.id',
+      'ads.slug',
+      'ads.status',
+      'categories.slug as category_slug',
+      'taxonomies.slug as taxonomy_slug',
+    ])
+    .where('ads.id', '=', id)
+    .where('ads.user_id', '=', userId)
+    .executeTakeFirst();
+  return ad ? { status: ad.status, href: adPath(ad) } : null;
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -139,6 +156,9 @@ export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentP
             <Text>
               {loaderData.placed.status === 'published' ? t('place.placed-published') : t('place.placed-pending')}
             </Text>
+            <Anchor component={Link} to={to(loaderData.placed.href)} c="inherit" underline="always" fw={600}>
+              {t('place.see-ad')}
+            </Anchor>
             <Anchor component={Link} to={to('/place-your-ad')} c="inherit" underline="always" fw={600}>
               {t('place.another')}
             </Anchor>

@@ -1,0 +1,417 @@
+import {
+  Alert,
+  Anchor,
+  Avatar,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Image,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
+import { isbot } from 'isbot';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, redirect } from 'react-router';
+import { AdCards, StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
+import { FormError } from '~/components/form-parts.tsx';
+import { JsonLd } from '~/components/json-ld.tsx';
+import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { can } from '~/lib/admin-nav.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { currentUser, requireUser } from '~/lib/session.server.ts';
+import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { countView, loadAdView, similarAds } from '../../../server/domain/ad-view.ts';
+import { moveAd, repostAd } from '../../../server/domain/ads.ts';
+import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
+import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
+import type { Route } from './+types/ad-page';
+
+// The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4).
+
+const AD_SEGMENT = /^(?:(.*)-)?(\d{1,12})$/;
+/** Statuses anyone may see; the others only the owner and staff (and never indexed). */
+const PUBLIC = new Set(['published', 'sold', 'expired']);
+export const PHONE_REVEAL_LIMIT = { name: 'reveal-phone', limit: 30, windowSeconds: 60 * 60 } as const;
+
+async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
+  const match = AD_SEGMENT.exec(params.ad);
+  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
+  const ad = await orNotFound(request, loadAdView(db(context), Number(match[2])));
+  const user = await currentUser(request, context);
+  const owner = !!user && ad.seller?.id === user.id;
+  const staff = can(user, 'view-ads');
+  if (!PUBLIC.has(ad.status) && ad.status !== 'deleted' && !owner && !staff) throw notFound(request);
+  return { ad, user, owner, staff, slug: match[1] ?? '' };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { ad, user, owner, staff, slug } = await load(request, context, params);
+  const locale = localeOf(request);
+  const t = tFor(request);
+  const canonical = localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale);
+  const similar = await similarAds(db(context), ad);
+  if (ad.status === 'deleted') {
+    // Gone for good: 410 with similar ads, so visitors and crawlers both know.
+    return data(
+      {
+        gone: true as const,
+        ad: null,
+        similar,
+        owner,
+        staff,
+        revealed: null,
+        meta: { title: t('ads:page.gone-title'), noindex: true },
+      },
+      { status: 410 },
+    );
+  }
+  if (params.taxonomy !== ad.path.taxonomy.slug || params.category !== ad.path.category.slug || slug !== ad.slug) {
+    // Arabic slugs: a Location header carries ASCII only.
+    throw redirect(encodeURI(canonical) + new URL(request.url).search, 301);
+  }
+  const ua = request.headers.get('user-agent') ?? '';
+  if (ad.status === 'published' && !owner && !isbot(ua)) {
+    await countView(db(context), ad.id, user ? `user:${user.id}` : `${requestInfo(context).ip}|${ua}`);
+  }
+  const description = ad.description.replace(/\s+/g, ' ').slice(0, 160);
+  return {
+    gone: false as const,
+    ad: { ...ad, seller: ad.seller ? { ...ad.seller, phone: null, has_phone: !!ad.seller.phone } : null },
+    similar,
+    owner,
+    staff,
+    signedIn: !!user,
+    whatsapp: ad.contact.whatsapp && ad.seller?.phone ? ad.seller.phone.replace(/\D/g, '') : null,
+    meta: {
+      title: `${ad.title} — ${localName(locale, ad.city)}`,
+      description,
+      image: ad.photos[0]?.urls.large,
+      noindex: !PUBLIC.has(ad.status),
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const { ad, owner } = await load(request, context, params);
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
+  try {
+    if (intent === 'reveal-phone') {
+      // Signed-in members only, counted against a limit so numbers cannot be harvested.
+      if (!ad.contact.phone || !ad.seller?.phone || ad.status !== 'published') throw notFound(request);
+      await hitRateLimit(db(context), PHONE_REVEAL_LIMIT, user.id);
+      return { revealed: ad.seller.phone, formError: undefined };
+    }
+    if (!owner) throw notFound(request);
+    if (intent === 'mark-sold') await moveAd(db(context), actor, ad.id, 'mark-sold', { owner: user.id });
+    else if (intent === 'repost') await repostAd(db(context), actor, ad.id);
+    else throw notFound(request);
+    return { revealed: null, formError: undefined, done: intent };
+  } catch (error) {
+    if (error instanceof TooManyRequests) {
+      return data(
+        { revealed: null, formError: `too-many:${Math.ceil(error.retryAfter / 60)}` },
+        { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
+      );
+    }
+    if (error instanceof Invalid) return data({ revealed: null, formError: error.errors.form?.[0] }, { status: 422 });
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
+
+export default function AdPage({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { to, name, locale } = useLocale();
+  const price = usePrice();
+  const [zoom, setZoom] = useState<number | null>(null);
+  const origin = matches[0]?.loaderData?.origin ?? '';
+  if (loaderData.gone) {
+    return (
+      <Stack gap="lg">
+        <Title order={1}>{t('page.gone-title')}</Title>
+        <Text>{t('page.gone-body')}</Text>
+        {loaderData.similar.length ? (
+          <section>
+            <Title order={2} size="h3" mb="sm">
+              {t('page.similar')}
+            </Title>
+            <AdCards ads={loaderData.similar} label={t('page.similar')} />
+          </section>
+        ) : null}
+      </Stack>
+    );
+  }
+  const { ad, similar, owner, whatsapp } = loaderData;
+  const { taxonomy, trail } = ad.path;
+  const url = origin + to(`/${taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`);
+  const crumbs = [
+    { label: t('common:nav.home'), href: to('/') },
+    { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
+    ...trail.map((c) => ({ label: name(c), href: to(`/${taxonomy.slug}/${c.slug}`) })),
+    { label: ad.title },
+  ];
+  const date = (iso: string | null) =>
+    iso ? new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  const availability = ad.status === 'published' ? 'InStock' : ad.status === 'sold' ? 'SoldOut' : 'Discontinued';
+  return (
+    <Stack gap="lg">
+      <JsonLd data={breadcrumbJsonLd(origin, crumbs)} />
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'Product',
+          name: ad.title,
+          description: ad.description,
+          image: ad.photos.map((p) => origin + p.urls.large),
+          category: name(ad.path.category),
+          offers: {
+            '@type': 'Offer',
+            url,
+            availability: `https://schema.org/${availability}`,
+            ...(ad.price !== null ? { price: ad.price, priceCurrency: ad.currency } : {}),
+          },
+        }}
+      />
+      <Breadcrumbs items={crumbs} />
+      {ad.status !== 'published' ? (
+        <Alert color={ad.status === 'rejected' ? 'red' : 'gray'} role="status" title={t(`status.${ad.status}`)}>
+          {t(`page.state.${ad.status}`)}
+          {ad.status === 'rejected' && owner && ad.rejection_reason
+            ? ` ${t('page.reason', { reason: ad.rejection_reason })}`
+            : ''}
+        </Alert>
+      ) : null}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="md">
+            {ad.photos.length ? (
+              <Stack gap="xs">
+                <UnstyledButton onClick={() => setZoom(0)} aria-label={t('page.zoom')}>
+                  <Image
+                    src={ad.photos[0]?.urls.large}
+                    srcSet={
+                      ad.photos[0] ? `${ad.photos[0].urls.medium} 800w, ${ad.photos[0].urls.large} 1600w` : undefined
+                    }
+                    sizes="(max-width: 62em) 100vw, 66vw"
+                    alt={ad.title}
+                    radius="md"
+                    mah={480}
+                    fit="contain"
+                    bg="var(--mantine-color-default-hover)"
+                  />
+                </UnstyledButton>
+                {ad.photos.length > 1 ? (
+                  <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                    {ad.photos.map((p, i) => (
+                      <li key={p.id}>
+                        <UnstyledButton onClick={() => setZoom(i)} aria-label={t('page.photo-n', { n: i + 1 })}>
+                          <Image src={p.urls.thumb} alt="" w={88} h={66} radius="sm" fit="cover" loading="lazy" />
+                        </UnstyledButton>
+                      </li>
+                    ))}
+                  </Group>
+                ) : null}
+                <Modal opened={zoom !== null} onClose={() => setZoom(null)} fullScreen title={ad.title}>
+                  {zoom !== null && ad.photos[zoom] ? (
+                    <Stack align="center" gap="sm">
+                      <Image
+                        src={ad.photos[zoom].urls.large}
+                        alt={t('page.photo-n', { n: zoom + 1 })}
+                        fit="contain"
+                        mah="80vh"
+                      />
+                      <Group>
+                        <Button variant="default" disabled={zoom === 0} onClick={() => setZoom(zoom - 1)}>
+                          {t('page.previous')}
+                        </Button>
+                        <Button
+                          variant="default"
+                          disabled={zoom === ad.photos.length - 1}
+                          onClick={() => setZoom(zoom + 1)}
+                        >
+                          {t('page.next')}
+                        </Button>
+                      </Group>
+                    </Stack>
+                  ) : null}
+                </Modal>
+              </Stack>
+            ) : null}
+            <Group justify="space-between" align="flex-start">
+              <Title order={1} size="h2" dir="auto">
+                {ad.title}
+              </Title>
+              <StatusBadge status={ad.status} />
+            </Group>
+            <Text fz="xl" fw={700} c="brand">
+              {price(ad)}
+            </Text>
+            <Group gap={6} c="dimmed">
+              <IconMapPin size={16} aria-hidden />
+              <Text size="sm">
+                {ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city)} ·{' '}
+                {t('page.published', { date: date(ad.published_at ?? ad.updated_at) })} ·{' '}
+                {t('page.views', { count: ad.views })}
+              </Text>
+            </Group>
+            {ad.details.length ? (
+              <Table striped withTableBorder aria-label={t('page.details')}>
+                <Table.Tbody>
+                  {ad.details.map((d) => (
+                    <Table.Tr key={d.label.key}>
+                      <Table.Th scope="row" w="40%">
+                        {name(d.label)}
+                      </Table.Th>
+                      <Table.Td>
+                        {d.values.map((v) => (locale === 'ar' ? v.ar : v.en)).join(locale === 'ar' ? '، ' : ', ')}
+                        {(locale === 'ar' ? d.label.unit_ar : d.label.unit_en)
+                          ? ` ${locale === 'ar' ? d.label.unit_ar : d.label.unit_en}`
+                          : ''}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            ) : null}
+            <section>
+              <Title order={2} size="h4" mb="xs">
+                {t('page.description')}
+              </Title>
+              <Text dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+                {ad.description}
+              </Text>
+            </section>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="md">
+            {ad.seller ? (
+              <Card withBorder radius="lg">
+                <Group>
+                  <Avatar
+                    src={ad.seller.image ?? undefined}
+                    alt=""
+                    name={ad.seller.name}
+                    color="brand"
+                    variant="filled"
+                  />
+                  <div>
+                    <Text fw={600}>{ad.seller.name}</Text>
+                    <Text size="sm" c="dimmed">
+                      {t('page.member-since', { date: date(ad.seller.member_since) })}
+                    </Text>
+                  </div>
+                </Group>
+              </Card>
+            ) : null}
+            <FormError code={actionData?.formError} />
+            {ad.status === 'published' && !owner ? (
+              <Stack gap="xs">
+                {ad.contact.phone && ad.seller?.has_phone ? (
+                  actionData?.revealed ? (
+                    <Button
+                      component="a"
+                      href={`tel:${actionData.revealed}`}
+                      leftSection={<IconPhone aria-hidden />}
+                      radius="xl"
+                      size="md"
+                    >
+                      <bdi dir="ltr">{actionData.revealed}</bdi>
+                    </Button>
+                  ) : loaderData.signedIn ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="reveal-phone" />
+                      <Button type="submit" fullWidth leftSection={<IconPhone aria-hidden />} radius="xl" size="md">
+                        {t('page.show-phone')}
+                      </Button>
+                    </Form>
+                  ) : (
+                    <Button
+                      component={Link}
+                      to={`${to('/login')}?redirect=${encodeURIComponent(url.replace(origin, ''))}`}
+                      variant="default"
+                      radius="xl"
+                      size="md"
+                    >
+                      {t('page.login-for-phone')}
+                    </Button>
+                  )
+                ) : null}
+                {whatsapp ? (
+                  <Button
+                    component="a"
+                    href={`https://wa.me/${whatsapp}?text=${encodeURIComponent(t('page.whatsapp-text', { title: ad.title, url }))}`}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    color="green"
+                    variant="outline"
+                    leftSection={<IconBrandWhatsapp aria-hidden />}
+                    radius="xl"
+                    size="md"
+                  >
+                    {t('page.whatsapp')}
+                  </Button>
+                ) : null}
+              </Stack>
+            ) : null}
+            {owner ? (
+              <Card withBorder radius="lg">
+                <Stack gap="xs">
+                  <Text fw={600}>{t('page.yours')}</Text>
+                  {actionData && 'done' in actionData && actionData.done ? (
+                    <Text size="sm" role="status">
+                      {t(`page.done.${actionData.done}`)}
+                    </Text>
+                  ) : null}
+                  {ad.status === 'published' || ad.status === 'expired' ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="repost" />
+                      <Button type="submit" variant="default" fullWidth radius="xl">
+                        {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
+                      </Button>
+                    </Form>
+                  ) : null}
+                  {ad.status === 'published' ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="mark-sold" />
+                      <Button type="submit" variant="default" fullWidth radius="xl">
+                        {t('page.mark-sold')}
+                      </Button>
+                    </Form>
+                  ) : null}
+                </Stack>
+              </Card>
+            ) : null}
+            <Anchor component={Link} to={to(`/${taxonomy.slug}/${ad.path.category.slug}`)} size="sm">
+              {t('page.more-in', { category: name(ad.path.category) })}
+            </Anchor>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      {similar.length ? (
+        <section>
+          <Title order={2} size="h3" mb="sm">
+            {t('page.similar')}
+          </Title>
+          <AdCards ads={similar} label={t('page.similar')} />
+        </section>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,271 @@
+// An ad as its page shows it (PRODUCT.md §3): the ad, its place, seller, typed details with their
+// attribute definitions, photos, and similar ads; plus the once-a-day view count.
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DB } from '../db/index.ts';
+import type { AdStatus } from '../db/schema.ts';
+import { toBool, toIso, toNumber } from '../db/values.ts';
+
+const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
+
+import { type AdImageUrls, adImageUrls } from './ad-images.ts';
+import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
+import { NotFound } from './errors.ts';
+
+export interface AdDetail {
+  label: Pick<Attribute, 'key' | 'name_ar' | 'name_en' | 'type' | 'unit_ar' | 'unit_en'>;
+  /** Option labels for select types; the value otherwise. */
+  values: { ar: string; en: string }[];
+  shown_on_card: boolean;
+}
+
+export interface AdView {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  price: number | null;
+  currency: string;
+  price_type: string;
+  status: AdStatus;
+  rejection_reason: string | null;
+  featured: boolean;
+  published_at: string | null;
+  expires_at: string | null;
+  updated_at: string;
+  views: number;
+  path: CategoryPath;
+  city: { id: number; name_ar: string; name_en: string; lat: number; lng: number };
+  area: { name_ar: string; name_en: string; lat: number; lng: number } | null;
+  seller: { id: string; name: string; image: string | null; member_since: string; phone: string | null } | null;
+  contact: { phone: boolean; whatsapp: boolean };
+  photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
+  details: AdDetail[];
+}
+
+export interface AdCard {
+  id: number;
+  slug: string;
+  title: string;
+  price: number | null;
+  currency: string;
+  price_type: string;
+  category_slug: string;
+  taxonomy_slug: string;
+  city: { name_ar: string; name_en: string };
+  photo: AdImageUrls | null;
+  bumped_at: string | null;
+}
+
+/** The ad with everything its page needs; NotFound for unknown ids. Deleted ads come back too (410). */
+export async function loadAdView(db: DB, id: number): Promise<AdView> {
+  const ad = await db
+    .selectFrom('ads')
+    .innerJoin('categories', 'categories.id', 'ads.category_id')
+    .innerJoin('cities', 'cities.id', 'ads.city_id')
+    .leftJoin('areas', 'areas.id', 'ads.area_id')
+    .leftJoin('users', 'users.id', 'ads.user_id')
+    .select([
+      'ads.id',
+      'ads.slug',
+      'ads.title',
+      'ads.description',
+      'ads.price',
+      'ads.currency',
+      'ads.price_type',
+      'ads.status',
+      'ads.rejection_reason',
+      'ads.featured_until',
+      'ads.published_at',
+      'ads.expires_at',
+      'ads.updated_at',
+      'ads.views',
+      'ads.contact_phone',
+      'ads.contact_whatsapp',
+      'categories.slug as category_slug',
+      'cities.id as city_id',
+      'cities.name_ar as city_ar',
+      'cities.name_en as city_en',
+      'cities.lat as city_lat',
+      'cities.lng as city_lng',
+      'areas.name_ar as area_ar',
+      'areas.name_en as area_en',
+      'areas.lat as area_lat',
+      'areas.lng as area_lng',
+      'users.id as seller_id',
+      'users.name as seller_name',
+      'users.image as seller_image',
+      'users.created_at as seller_since',
+      'users.phone_number as seller_phone',
+      'users.banned_at as seller_banned',
+    ])
+    .where('ads.id', '=', id)
+    .executeTakeFirst();
+  if (!ad) throw new NotFound('errors.not-found');
+  const [path, attributes, values, photos] = await Promise.all([
+    getCategoryPath(db, ad.category_slug),
+    listCategoryAttributes(db, ad.category_slug),
+    db.selectFrom('ad_attribute_values').selectAll().where('ad_id', '=', id).orderBy('id').execute(),
+    db
+      .selectFrom('ad_images')
+      .select(['id', 'key', 'width', 'height'])
+      .where('ad_id', '=', id)
+      .orderBy('position')
+      .execute(),
+  ]);
+  const details: AdDetail[] = [];
+  for (const a of attributes) {
+    const rows = values.filter((v) => v.attribute_id === a.id);
+    if (rows.length === 0) continue;
+    const shown = rows.map((v) => {
+      if (v.value_option !== null) {
+        const o = a.options.find((x) => x.value === v.value_option);
+        return { ar: o?.ar ?? v.value_option, en: o?.en ?? v.value_option };
+      }
+      if (v.value_bool !== null)
+        return { ar: toBool(v.value_bool) ? 'نعم' : 'لا', en: toBool(v.value_bool) ? 'Yes' : 'No' };
+      const raw = String(v.value_number ?? v.value_date ?? v.value_text ?? '');
+      return { ar: raw, en: raw };
+    });
+    details.push({
+      label: {
+        key: a.key,
+        name_ar: a.name_ar,
+        name_en: a.name_en,
+        type: a.type,
+        unit_ar: a.unit_ar,
+        unit_en: a.unit_en,
+      },
+      values: shown,
+      shown_on_card: a.shown_on_card,
+    });
+  }
+  const featuredUntil = ad.featured_until ? new Date(ad.featured_until as string) : null;
+  return {
+    id: ad.id,
+    slug: ad.slug,
+    title: ad.title,
+    description: ad.description,
+    price: ad.price === null ? null : toNumber(ad.price),
+    currency: ad.currency,
+    price_type: ad.price_type,
+    status: ad.status as AdStatus,
+    rejection_reason: ad.rejection_reason,
+    featured: !!featuredUntil && featuredUntil.getTime() > Date.now(),
+    published_at: isoOrNull(ad.published_at),
+    expires_at: isoOrNull(ad.expires_at),
+    updated_at: toIso(ad.updated_at),
+    views: toNumber(ad.views),
+    path,
+    city: { id: ad.city_id, name_ar: ad.city_ar, name_en: ad.city_en, lat: ad.city_lat, lng: ad.city_lng },
+    area:
+      ad.area_ar !== null
+        ? { name_ar: ad.area_ar, name_en: ad.area_en as string, lat: ad.area_lat as number, lng: ad.area_lng as number }
+        : null,
+    seller:
+      ad.seller_id && !ad.seller_banned
+        ? {
+            id: ad.seller_id,
+            name: ad.seller_name as string,
+            image: ad.seller_image,
+            member_since: toIso(ad.seller_since),
+            phone: ad.seller_phone,
+          }
+        : null,
+    contact: { phone: toBool(ad.contact_phone), whatsapp: toBool(ad.contact_whatsapp) },
+    photos: photos.map((p) => ({ id: p.id, width: p.width, height: p.height, urls: adImageUrls(p) })),
+    details,
+  };
+}
+
+/** Published ads of the same category, same city first, newest first; never the ad itself. */
+export async function similarAds(db: DB, ad: Pick<AdView, 'id' | 'path' | 'city'>, limit = 6): Promise<AdCard[]> {
+  const rows = await db
+    .selectFrom('ads')
+    .innerJoin('cities', 'cities.id', 'ads.city_id')
+    .select([
+      'ads.id',
+      'ads.slug',
+      'ads.title',
+      'ads.price',
+      'ads.currency',
+      'ads.price_type',
+      'ads.bumped_at',
+      'ads.city_id',
+      'cities.name_ar',
+      'cities.name_en',
+    ])
+    .where('ads.category_id', '=', ad.path.category.id)
+    .where('ads.status', '=', 'published')
+    .where('ads.id', '!=', ad.id)
+    .orderBy((eb) => eb.case().when('ads.city_id', '=', ad.city.id).then(0).else(1).end())
+    .orderBy('ads.bumped_at', 'desc')
+    .limit(limit)
+    .execute();
+  return cardsOf(db, rows, ad.path.category.slug, ad.path.taxonomy.slug);
+}
+
+async function cardsOf(
+  db: DB,
+  rows: {
+    id: number;
+    slug: string;
+    title: string;
+    price: number | string | null;
+    currency: string;
+    price_type: string;
+    bumped_at: unknown;
+    name_ar: string;
+    name_en: string;
+  }[],
+  categorySlug: string,
+  taxonomySlug: string,
+): Promise<AdCard[]> {
+  const ids = rows.map((r) => r.id);
+  const covers = ids.length
+    ? await db
+        .selectFrom('ad_images')
+        .select(['ad_id', 'key', 'position'])
+        .where('ad_id', 'in', ids)
+        .orderBy('position')
+        .execute()
+    : [];
+  const cover = new Map<number, AdImageUrls>();
+  for (const c of covers) if (c.ad_id !== null && !cover.has(c.ad_id)) cover.set(c.ad_id, adImageUrls(c));
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    price: r.price === null ? null : toNumber(r.price),
+    currency: r.currency,
+    price_type: r.price_type,
+    category_slug: categorySlug,
+    taxonomy_slug: taxonomySlug,
+    city: { name_ar: r.name_ar, name_en: r.name_en },
+    photo: cover.get(r.id) ?? null,
+    bumped_at: isoOrNull(r.bumped_at),
+  }));
+}
+
+/**
+ * Counts a view once per visitor per ad per UTC day (the visitor is the member, or a hash of the
+ * address and browser); bots are excluded by the caller. Returns whether it counted.
+ */
+export async function countView(db: DB, adId: number, visitor: string, now = new Date()): Promise<boolean> {
+  const day = now.toISOString().slice(0, 10);
+  const key = createHash('sha256').update(visitor).digest('base64url').slice(0, 32);
+  const inserted = await db
+    .insertInto('ad_view_visitors')
+    .values({ ad_id: adId, day, visitor: key })
+    .onConflict((oc) => oc.doNothing())
+    .returning('ad_id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await db
+    .insertInto('ad_views')
+    .values({ ad_id: adId, day, views: 1 })
+    .onConflict((oc) => oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ views: eb('ad_views.views', '+', 1) })))
+    .execute();
+  await db.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
+  return true;
+}

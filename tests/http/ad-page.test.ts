@@ -1,0 +1,148 @@
+// The ad page over real HTTP: who may see which status, canonical URLs, views once per visitor per
+// day (bots excluded), structured data, 410 for deleted ads, and the owner's actions.
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, inject, it } from 'vitest';
+import { type Browser, browser } from '../support/http-browser.ts';
+
+const dataDir = inject('dataDir');
+const sql = <T>(query: string, ...args: (string | number)[]) => {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    return db.prepare(query).all(...args) as T[];
+  } finally {
+    db.close();
+  }
+};
+
+async function seller(): Promise<Browser> {
+  const b = browser();
+  const email = `ad-owner-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
+  await b.post('/en/register', {
+    name: 'Owner',
+    login: email,
+    password: 'owner-passphrase',
+    password_confirmation: 'owner-passphrase',
+    terms: 'on',
+  });
+  return b;
+}
+
+async function placeAd(b: Browser, title = 'Toyota Corolla 2015 clean') {
+  const city = sql<{ id: number }>("select id from cities where slug = 'tripoli'")[0]?.id as number;
+  const res = await b.post('/en/place-your-ad/motors/cars/toyota', {
+    title,
+    description: 'Clean car, one owner, full service history in Tripoli.',
+    price_type: 'fixed',
+    price: '45000',
+    currency: 'LYD',
+    city: String(city),
+    'attrs.year': '2015',
+    'attrs.model': 'corolla',
+    submission_key: `k-${Math.random()}`,
+  });
+  const id = Number(/placed=(\d+)/.exec(res.headers.get('location') ?? '')?.[1]);
+  expect(id).toBeGreaterThan(0);
+  const slug = sql<{ slug: string }>('select slug from ads where id = ?', id)[0]?.slug;
+  return { id, url: `/en/motors/toyota/${slug}-${id}` };
+}
+const publish = (id: number) =>
+  sql(
+    "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ? where id = ? returning id",
+    new Date().toISOString(),
+    new Date().toISOString(),
+    new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    id,
+  );
+
+describe('the ad page', () => {
+  it('shows a pending ad to its owner only, never indexed', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner);
+    expect((await browser().get(ad.url)).status).toBe(404);
+    expect((await (await seller()).get(ad.url)).status).toBe(404);
+    const own = await owner.get(ad.url);
+    expect(own.status).toBe(200);
+    const html = await own.text();
+    expect(html).toContain('Our team is reviewing this ad');
+    expect(html).toContain('<meta name="robots" content="noindex"');
+  });
+
+  it('shows a published ad to everyone with its details, structured data and a canonical URL', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner, 'تويوتا كورولا ٢٠١٥ نظيفة');
+    publish(ad.id);
+    const res = await browser().get(ad.url);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('45,000 LYD');
+    expect(html).toContain('Year');
+    expect(html).toContain('2015');
+    expect(html).toContain('"@type":"Product"');
+    expect(html).toContain('"availability":"https://schema.org/InStock"');
+    expect(html).toContain('"@type":"BreadcrumbList"');
+    expect(html).toContain('dir="auto"');
+    const arabic = await (await browser().get(ad.url.replace('/en/', '/'))).text();
+    expect(arabic).toContain('٤٥٬٠٠٠ د.ل');
+    // Stale slug or category → the canonical URL.
+    for (const stale of [
+      `/en/motors/toyota/old-title-${ad.id}`,
+      `/en/motors/cars/${ad.url.split('/').pop()}`,
+      `/en/motors/toyota/${ad.id}`,
+    ]) {
+      const moved = await browser().get(stale);
+      expect(moved.status, stale).toBe(301);
+      expect(moved.headers.get('location')).toBe(encodeURI(ad.url));
+    }
+    expect((await browser().get('/en/motors/toyota/nothing-999999999')).status).toBe(404);
+  });
+
+  it('counts a view once per visitor per day and never for bots or the owner', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner);
+    publish(ad.id);
+    const views = () => sql<{ views: number }>('select views from ads where id = ?', ad.id)[0]?.views;
+    const visitor = browser();
+    await visitor.get(ad.url);
+    await visitor.get(ad.url);
+    expect(views()).toBe(1);
+    await browser().get(ad.url);
+    expect(views()).toBe(2);
+    await owner.get(ad.url);
+    await fetch(inject('baseUrl') + ad.url, {
+      headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    });
+    expect(views()).toBe(2);
+    expect(sql<{ views: number }>('select views from ad_views where ad_id = ?', ad.id)[0]?.views).toBe(2);
+  });
+
+  it('answers 410 with similar ads once deleted', async () => {
+    const owner = await seller();
+    const other = await placeAd(owner, 'Toyota Yaris 2018 automatic');
+    publish(other.id);
+    const ad = await placeAd(owner);
+    sql("update ads set status = 'deleted', deleted_at = ? where id = ? returning id", new Date().toISOString(), ad.id);
+    const res = await browser().get(ad.url);
+    expect(res.status).toBe(410);
+    const html = await res.text();
+    expect(html).toContain('This ad has been removed');
+    expect(html).toContain('Toyota Yaris 2018 automatic');
+  });
+
+  it('lets only the owner mark it sold or repost it, with the cool-down', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner);
+    publish(ad.id);
+    const stranger = await seller();
+    expect((await stranger.post(ad.url, { intent: 'mark-sold' })).status).toBe(404);
+    expect((await browser().post(ad.url, { intent: 'mark-sold' })).status).toBe(302);
+    const early = await owner.post(ad.url, { intent: 'repost' });
+    expect(early.status).toBe(422);
+    expect(await early.text()).toContain('You can repost this ad again in 7 days.');
+    expect((await owner.post(ad.url, { intent: 'mark-sold' })).status).toBe(200);
+    expect(sql<{ status: string }>('select status from ads where id = ?', ad.id)[0]?.status).toBe('sold');
+    const sold = await (await browser().get(ad.url)).text();
+    expect(sold).toContain('The seller has marked this item as sold.');
+    expect(sold).toContain('schema.org/SoldOut');
+  });
+});
