@@ -269,3 +269,61 @@ export async function countView(db: DB, adId: number, visitor: string, now = new
   await db.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
   return true;
 }
+
+export const LISTING_PAGE_SIZE = 24;
+
+/**
+ * Published ads of a category and all its descendants, newest (last bumped) first, one page.
+ * `pages` is the number of pages (at least 1).
+ */
+export async function listCategoryAds(
+  db: DB,
+  path: Pick<CategoryPath, 'taxonomy' | 'category'>,
+  page: number,
+): Promise<{ ads: AdCard[]; total: number; pages: number }> {
+  const categories = await db
+    .selectFrom('categories')
+    .select(['id', 'parent_id', 'slug'])
+    .where('taxonomy_id', '=', path.taxonomy.id)
+    .execute();
+  const below = new Set([path.category.id]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of categories) {
+      if (c.parent_id !== null && below.has(c.parent_id) && !below.has(c.id)) {
+        below.add(c.id);
+        grew = true;
+      }
+    }
+  }
+  const ids = [...below];
+  const base = db.selectFrom('ads').where('ads.category_id', 'in', ids).where('ads.status', '=', 'published');
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('cities', 'cities.id', 'ads.city_id')
+      .select([
+        'ads.id',
+        'ads.slug',
+        'ads.title',
+        'ads.price',
+        'ads.currency',
+        'ads.price_type',
+        'ads.bumped_at',
+        'ads.category_id',
+        'cities.name_ar',
+        'cities.name_en',
+      ])
+      .orderBy('ads.bumped_at', 'desc')
+      .orderBy('ads.id', 'desc')
+      .limit(LISTING_PAGE_SIZE)
+      .offset((page - 1) * LISTING_PAGE_SIZE)
+      .execute(),
+  ]);
+  const total = toNumber(count.n);
+  const slugOf = new Map(categories.map((c) => [c.id, c.slug]));
+  const cards = await cardsOf(db, rows, '', path.taxonomy.slug);
+  // Each card links to its own (leaf) category.
+  for (const [i, card] of cards.entries()) card.category_slug = slugOf.get(rows[i]?.category_id as number) ?? '';
+  return { ads: cards, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+}

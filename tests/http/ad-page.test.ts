@@ -146,3 +146,27 @@ describe('the ad page', () => {
     expect(sold).toContain('schema.org/SoldOut');
   });
 });
+
+describe('category pages list published ads', () => {
+  it('of the category and its descendants, newest first, with stable page URLs', async () => {
+    const owner = await seller();
+    const published = await placeAd(owner, `Toyota Land Cruiser ${Date.now()}`);
+    publish(published.id);
+    const pendingTitle = `Toyota Hilux pending ${Date.now()}`;
+    await placeAd(owner, pendingTitle);
+    const title = sql<{ title: string }>('select title from ads where id = ?', published.id)[0]?.title as string;
+    for (const page of ['/en/motors/toyota', '/en/motors/cars']) {
+      const html = await (await browser().get(page)).text();
+      expect(html, page).toContain(title);
+      expect(html, page).toContain(`href="${published.url}"`);
+      expect(html, page).not.toContain(pendingTitle);
+    }
+    const first = await browser().get('/en/motors/toyota?page=1');
+    expect(first.status).toBe(301);
+    expect(first.headers.get('location')).toBe('/en/motors/toyota');
+    expect((await browser().get('/en/motors/toyota?page=999')).status).toBe(404);
+    expect((await browser().get('/en/motors/toyota?page=abc')).status).toBe(404);
+    // A category without ads still says so, with the way to post one.
+    expect(await (await browser().get('/en/property')).text()).toBeTruthy();
+  });
+});

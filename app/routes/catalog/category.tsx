@@ -1,7 +1,8 @@
-import { Stack, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
+import { AdCards } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -11,6 +12,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { listCategoryAds } from '../../../server/domain/ad-view.ts';
 import { getCategoryPath, listChildren } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/category';
 
@@ -23,13 +25,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const url = new URL(request.url);
     throw redirect(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale) + url.search, 301);
   }
-  const children = await listChildren(db(context), path.taxonomy.id, path.category.id);
+  // ?page=N (from 2): stable URLs; a page past the end is not a page.
+  const pageParam = new URL(request.url).searchParams.get('page');
+  const page = pageParam === null ? 1 : /^[1-9]\d{0,4}$/.test(pageParam) ? Number(pageParam) : 0;
+  if (page < 1) throw notFound(request);
+  if (pageParam === '1')
+    throw redirect(encodeURI(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale)), 301);
+  const [children, listing] = await Promise.all([
+    listChildren(db(context), path.taxonomy.id, path.category.id),
+    listCategoryAds(db(context), path, page),
+  ]);
+  if (page > listing.pages) throw notFound(request);
   const title = localName(locale, path.category);
   const t = tFor(request);
   return {
     ...path,
     children,
-    meta: { title, description: t('catalog:category-description', { name: title }) },
+    listing: { ...listing, page },
+    meta: {
+      title: page > 1 ? `${title} — ${t('catalog:page-n', { n: page })}` : title,
+      description: t('catalog:category-description', { name: title }),
+    },
   };
 }
 
@@ -39,7 +55,7 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
   const { t } = useTranslation('catalog');
   const { to, name } = useLocale();
   const caption = useCountCaption();
-  const { taxonomy, trail, category, children } = loaderData;
+  const { taxonomy, trail, category, children, listing } = loaderData;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
@@ -66,12 +82,41 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
           />
         </section>
       ) : null}
-      <EmptyState
-        icon={<IconListSearch size={28} aria-hidden />}
-        title={t('no-ads-yet.title')}
-        description={t('no-ads-yet.description')}
-        action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
-      />
+      {listing.total > 0 ? (
+        <section aria-labelledby="ads-heading">
+          <Title order={2} size="h4" mb="sm" id="ads-heading">
+            {t('ads-count', { count: listing.total })}
+          </Title>
+          <AdCards ads={listing.ads} label={t('ads-list')} />
+          {listing.pages > 1 ? (
+            <Group justify="center" mt="lg" component="nav" aria-label={t('pagination')}>
+              {listing.page > 1 ? (
+                <Button
+                  component={Link}
+                  to={listing.page === 2 ? '?' : `?page=${listing.page - 1}`}
+                  variant="default"
+                  radius="xl"
+                >
+                  {t('previous-page')}
+                </Button>
+              ) : null}
+              <Text size="sm">{t('page-of', { page: listing.page, pages: listing.pages })}</Text>
+              {listing.page < listing.pages ? (
+                <Button component={Link} to={`?page=${listing.page + 1}`} variant="default" radius="xl">
+                  {t('next-page')}
+                </Button>
+              ) : null}
+            </Group>
+          ) : null}
+        </section>
+      ) : (
+        <EmptyState
+          icon={<IconListSearch size={28} aria-hidden />}
+          title={t('no-ads-yet.title')}
+          description={t('no-ads-yet.description')}
+          action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
+        />
+      )}
     </Stack>
   );
 }
