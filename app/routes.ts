@@ -27,6 +27,8 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('place-your-ad', 'routes/ads/place-start.tsx', { id: id('place-your-ad') }),
       route('place-your-ad/:taxonomy/*', 'routes/ads/place-ad.tsx', { id: id('place-your-ad.category') }),
       route('profile', 'routes/profile/settings.tsx', { id: id('profile') }),
+      route('profile/posts', 'routes/profile/posts.tsx', { id: id('profile.posts') }),
+      route('profile/posts/:taxonomy/:category/:ad', 'routes/profile/own-ad.tsx', { id: id('profile.own-ad') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),
       route(':taxonomy/:category/:ad', 'routes/ads/ad-page.tsx', { id: id('ad') }),

@@ -103,6 +103,17 @@ const PAGES: [string, Record<Role, Expect>][] = [
     { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fplace-your-ad%2Fmotors%2Ftoyota' } },
   ],
   ['/en/motors/toyota/no-such-ad-999999999', all(404)],
+  [
+    '/en/profile/posts',
+    { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile%2Fposts' } },
+  ],
+  [
+    '/en/profile/posts/motors/toyota/x-999999999',
+    {
+      ...all(404),
+      visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile%2Fposts%2Fmotors%2Ftoyota%2Fx-999999999' },
+    },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],

@@ -1,8 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Avatar, Box, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Box, Button, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { data, redirect, redirectDocument, useLocation } from 'react-router';
+import { data, Link, redirect, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
@@ -203,7 +203,7 @@ export const headers: Route.HeadersFunction = (args) => {
 
 export default function ProfileSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('profile');
-  const { tag } = useLocale();
+  const { tag, to } = useLocale();
   const location = useLocation();
   const { settings } = loaderData;
   const reply = actionData as ProfileActionData | undefined;
@@ -221,7 +221,8 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
           src={settings.image_small}
           alt=""
           name={settings.name}
-          color="initials"
+          color="brand"
+          variant="filled"
           size={64}
           radius="xl"
           aria-hidden
@@ -234,6 +235,9 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
             <bdi>{settings.name}</bdi> · {t('member-since', { date: since })}
           </Text>
         </Box>
+        <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl" ms="auto">
+          {t('ads:mine.title')}
+        </Button>
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">

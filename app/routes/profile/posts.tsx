@@ -1,0 +1,202 @@
+import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconEye, IconHeart, IconPhoto } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, redirect, useNavigate, useSearchParams } from 'react-router';
+import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { EmptyState } from '~/components/empty-state.tsx';
+import { FormError } from '~/components/form-parts.tsx';
+import { localeTags, localizePath } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { moveAd, repostAd } from '../../../server/domain/ads.ts';
+import { Invalid } from '../../../server/domain/errors.ts';
+import { isOwnerTab, listOwnAds, OWNER_TABS, type OwnerTab, ownAdCounts } from '../../../server/domain/owner-ads.ts';
+import type { Route } from './+types/posts';
+
+// `/profile/posts` (PRODUCT.md §3): the member's own ads by status, with their numbers and actions.
+
+export const middleware = guards('auth');
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const t = tFor(request);
+  const requested = new URL(request.url).searchParams.get('status');
+  const tab: OwnerTab = isOwnerTab(requested) ? requested : 'active';
+  const [counts, ads] = await Promise.all([ownAdCounts(db(context), user.id), listOwnAds(db(context), user.id, tab)]);
+  return { tab, counts, ads, meta: { title: t('ads:mine.title'), noindex: true } };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const id = Number(form.get('id'));
+  const intent = String(form.get('intent') ?? '');
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(request);
+  const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
+  try {
+    if (intent === 'repost') await repostAd(db(context), actor, id);
+    else if (intent === 'mark-sold' || intent === 'delete')
+      await moveAd(db(context), actor, id, intent, { owner: user.id });
+    else throw notFound(request);
+  } catch (error) {
+    if (error instanceof Invalid) return data({ formError: error.errors.form?.[0] }, { status: 422 });
+    // Someone else's ad: the same 404 as a missing one (NotFound from the domain).
+    if (error instanceof Error && error.name === 'NotFound') throw notFound(request);
+    throw error;
+  }
+  const back = new URL(request.url);
+  const tab = back.searchParams.get('status');
+  const query = new URLSearchParams({ ...(isOwnerTab(tab) ? { status: tab } : {}), done: intent });
+  return redirect(`${localizePath('/profile/posts', localeOf(request))}?${query}`);
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
+
+export default function MyAdsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { to, locale } = useLocale();
+  const price = usePrice();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const done = params.get('done');
+  const { tab, counts, ads } = loaderData;
+  const date = (iso: string | null) =>
+    iso ? new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  const tabHref = (name: OwnerTab) =>
+    name === 'active' ? to('/profile/posts') : `${to('/profile/posts')}?status=${name}`;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>{t('mine.title')}</Title>
+        <Button component={Link} to={to('/place-your-ad')} radius="xl">
+          {t('common:place-your-ad')}
+        </Button>
+      </Group>
+      {done && ['repost', 'mark-sold', 'delete'].includes(done) ? (
+        <Alert color="brand" role="status">
+          {t(`mine.done.${done}`)}
+        </Alert>
+      ) : null}
+      <FormError code={actionData?.formError} />
+      <Tabs value={tab} onChange={(value) => value && navigate(tabHref(value as OwnerTab))} keepMounted={false}>
+        <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+          {(Object.keys(OWNER_TABS) as OwnerTab[]).map((name) => (
+            <Tabs.Tab
+              key={name}
+              value={name}
+              component={Link as never}
+              {...({ to: tabHref(name) } as object)}
+              rightSection={
+                <Badge size="sm" variant="light" color="gray">
+                  {new Intl.NumberFormat(localeTags[locale]).format(counts[name])}
+                </Badge>
+              }
+            >
+              {t(`mine.tabs.${name}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {ads.length === 0 ? (
+        <EmptyState
+          icon={<IconPhoto size={28} aria-hidden />}
+          title={t('mine.empty')}
+          description={t('mine.empty-hint')}
+          action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
+        />
+      ) : (
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {ads.map((ad) => {
+            const own = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
+            return (
+              <li key={ad.id}>
+                <Card withBorder radius="lg" padding="sm">
+                  <Group wrap="nowrap" align="flex-start" gap="sm">
+                    {ad.photo ? (
+                      <Image src={ad.photo.thumb} alt="" w={96} h={72} radius="sm" fit="cover" />
+                    ) : (
+                      <Group
+                        w={96}
+                        h={72}
+                        justify="center"
+                        bg="var(--mantine-color-default-hover)"
+                        style={{ borderRadius: 6, flexShrink: 0 }}
+                      >
+                        <IconPhoto aria-hidden color="var(--mantine-color-dimmed)" />
+                      </Group>
+                    )}
+                    <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+                      <Group justify="space-between" wrap="nowrap" gap="xs">
+                        <Text component={Link} to={own} fw={600} dir="auto" truncate="end">
+                          {ad.title}
+                        </Text>
+                        <StatusBadge status={ad.status} />
+                      </Group>
+                      <Text size="sm" fw={600} c="brand">
+                        {price(ad)}
+                      </Text>
+                      <Group gap="md" c="dimmed">
+                        <Group gap={4}>
+                          <IconEye size={14} aria-hidden />
+                          <Text size="xs">{t('page.views', { count: ad.views })}</Text>
+                        </Group>
+                        <Group gap={4}>
+                          <IconHeart size={14} aria-hidden />
+                          <Text size="xs">{t('mine.favorites', { count: ad.favorites })}</Text>
+                        </Group>
+                        {ad.expires_at && ad.status === 'published' ? (
+                          <Text size="xs">{t('mine.expires', { date: date(ad.expires_at) })}</Text>
+                        ) : null}
+                      </Group>
+                      {ad.status === 'rejected' && ad.rejection_reason ? (
+                        <Text size="sm" c="red">
+                          {t('page.reason', { reason: ad.rejection_reason })}
+                        </Text>
+                      ) : null}
+                      <Group gap="xs" mt={4}>
+                        {ad.status === 'published' || ad.status === 'expired' ? (
+                          <ActionButton
+                            id={ad.id}
+                            intent="repost"
+                            label={ad.status === 'expired' ? t('page.renew') : t('page.bump')}
+                          />
+                        ) : null}
+                        {ad.status === 'published' ? (
+                          <ActionButton id={ad.id} intent="mark-sold" label={t('page.mark-sold')} />
+                        ) : null}
+                        <ActionButton id={ad.id} intent="delete" label={t('mine.delete')} danger />
+                      </Group>
+                    </Stack>
+                  </Group>
+                </Card>
+              </li>
+            );
+          })}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function ActionButton({ id, intent, label, danger }: { id: number; intent: string; label: string; danger?: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="intent" value={intent} />
+      <Button
+        type="submit"
+        size="compact-sm"
+        variant={danger ? 'subtle' : 'default'}
+        color={danger ? 'red' : undefined}
+        radius="xl"
+      >
+        {label}
+      </Button>
+    </Form>
+  );
+}

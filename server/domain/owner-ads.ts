@@ -1,0 +1,166 @@
+// The owner's side of their ads (PRODUCT.md §3 `/profile/posts`): ads by status tab with counts and
+// performance, and one ad's status history and views per day.
+import type { DB } from '../db/index.ts';
+import type { AdStatus } from '../db/schema.ts';
+import { toIso, toNumber } from '../db/values.ts';
+import { type AdImageUrls, adImageUrls } from './ad-images.ts';
+import { NotFound } from './errors.ts';
+
+/** Tabs of /profile/posts and the statuses each shows. */
+export const OWNER_TABS = {
+  active: ['published'],
+  pending: ['pending'],
+  rejected: ['rejected'],
+  expired: ['expired'],
+  sold: ['sold'],
+  drafts: ['draft'],
+} as const satisfies Record<string, AdStatus[]>;
+export type OwnerTab = keyof typeof OWNER_TABS;
+export const isOwnerTab = (v: unknown): v is OwnerTab => typeof v === 'string' && v in OWNER_TABS;
+
+export interface OwnAd {
+  id: number;
+  slug: string;
+  title: string;
+  status: AdStatus;
+  price: number | null;
+  currency: string;
+  price_type: string;
+  taxonomy_slug: string;
+  category_slug: string;
+  views: number;
+  favorites: number;
+  rejection_reason: string | null;
+  updated_at: string;
+  expires_at: string | null;
+  bumped_at: string | null;
+  photo: AdImageUrls | null;
+}
+
+const iso = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
+
+export async function ownAdCounts(db: DB, userId: string): Promise<Record<OwnerTab, number>> {
+  const rows = await db
+    .selectFrom('ads')
+    .select(['status', (eb) => eb.fn.countAll().as('n')])
+    .where('user_id', '=', userId)
+    .groupBy('status')
+    .execute();
+  const byStatus = new Map(rows.map((r) => [r.status, toNumber(r.n)]));
+  return Object.fromEntries(
+    Object.entries(OWNER_TABS).map(([tab, statuses]) => [
+      tab,
+      statuses.reduce((n, s) => n + (byStatus.get(s) ?? 0), 0),
+    ]),
+  ) as Record<OwnerTab, number>;
+}
+
+function ownAdsQuery(db: DB, userId: string) {
+  return db
+    .selectFrom('ads')
+    .innerJoin('categories', 'categories.id', 'ads.category_id')
+    .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
+    .select([
+      'ads.id',
+      'ads.slug',
+      'ads.title',
+      'ads.status',
+      'ads.price',
+      'ads.currency',
+      'ads.price_type',
+      'ads.views',
+      'ads.favorites_count',
+      'ads.rejection_reason',
+      'ads.updated_at',
+      'ads.expires_at',
+      'ads.bumped_at',
+      'categories.slug as category_slug',
+      'taxonomies.slug as taxonomy_slug',
+    ])
+    .where('ads.user_id', '=', userId);
+}
+
+async function withCovers(
+  db: DB,
+  rows: Awaited<ReturnType<ReturnType<typeof ownAdsQuery>['execute']>>,
+): Promise<OwnAd[]> {
+  const ids = rows.map((r) => r.id);
+  const images = ids.length
+    ? await db.selectFrom('ad_images').select(['ad_id', 'key']).where('ad_id', 'in', ids).orderBy('position').execute()
+    : [];
+  const cover = new Map<number, AdImageUrls>();
+  for (const img of images) if (img.ad_id !== null && !cover.has(img.ad_id)) cover.set(img.ad_id, adImageUrls(img));
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    status: r.status as AdStatus,
+    price: r.price === null ? null : toNumber(r.price),
+    currency: r.currency,
+    price_type: r.price_type,
+    taxonomy_slug: r.taxonomy_slug,
+    category_slug: r.category_slug,
+    views: toNumber(r.views),
+    favorites: toNumber(r.favorites_count),
+    rejection_reason: r.rejection_reason,
+    updated_at: toIso(r.updated_at),
+    expires_at: iso(r.expires_at),
+    bumped_at: iso(r.bumped_at),
+    photo: cover.get(r.id) ?? null,
+  }));
+}
+
+export const OWNER_PAGE_SIZE = 20;
+
+/** One tab of the member's ads, most recently changed first. */
+export async function listOwnAds(db: DB, userId: string, tab: OwnerTab, page = 1): Promise<OwnAd[]> {
+  const rows = await ownAdsQuery(db, userId)
+    .where('ads.status', 'in', [...OWNER_TABS[tab]])
+    .orderBy('ads.updated_at', 'desc')
+    .orderBy('ads.id', 'desc')
+    .limit(OWNER_PAGE_SIZE)
+    .offset((page - 1) * OWNER_PAGE_SIZE)
+    .execute();
+  return withCovers(db, rows);
+}
+
+export interface OwnAdDetail extends OwnAd {
+  history: { from: string | null; to: string; reason: string | null; at: string; by_staff: boolean }[];
+  /** The last 30 days, oldest first, with zero days included. */
+  views_per_day: { day: string; views: number }[];
+}
+
+/** The member's own ad (someone else's or a deleted one: NotFound) with its history and views. */
+export async function ownAdDetail(db: DB, userId: string, id: number, now = new Date()): Promise<OwnAdDetail> {
+  const row = await ownAdsQuery(db, userId)
+    .where('ads.id', '=', id)
+    .where('ads.status', '!=', 'deleted')
+    .executeTakeFirst();
+  if (!row) throw new NotFound('errors.not-found');
+  const [ad] = await withCovers(db, [row]);
+  const since = new Date(now.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const [history, views] = await Promise.all([
+    db
+      .selectFrom('ad_status_history')
+      .select(['from_status', 'to_status', 'reason', 'created_at', 'actor_id'])
+      .where('ad_id', '=', id)
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('ad_views').select(['day', 'views']).where('ad_id', '=', id).where('day', '>=', since).execute(),
+  ]);
+  const byDay = new Map(views.map((v) => [v.day, toNumber(v.views)]));
+  const days = Array.from({ length: 30 }, (_, i) =>
+    new Date(now.getTime() - (29 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
+  return {
+    ...(ad as OwnAd),
+    history: history.map((h) => ({
+      from: h.from_status,
+      to: h.to_status,
+      reason: h.reason,
+      at: toIso(h.created_at),
+      by_staff: h.actor_id !== null && h.actor_id !== userId,
+    })),
+    views_per_day: days.map((day) => ({ day, views: byDay.get(day) ?? 0 })),
+  };
+}
