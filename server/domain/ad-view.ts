@@ -2,6 +2,7 @@
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { REPORT_REASONS } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
 import { toBool, toIso, toNumber } from '../db/values.ts';
@@ -325,5 +326,123 @@ export async function listCategoryAds(
   const cards = await cardsOf(db, rows, '', path.taxonomy.slug);
   // Each card links to its own (leaf) category.
   for (const [i, card] of cards.entries()) card.category_slug = slugOf.get(rows[i]?.category_id as number) ?? '';
+  return { ads: cards, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+}
+
+export { REPORT_REASONS };
+export const REPORT_LIMIT = { name: 'report', limit: 10, windowSeconds: 60 * 60 } as const;
+
+/**
+ * A member reports an ad (PRODUCT.md §2 Report). One open report per member and ad: a second one
+ * updates the first. Staff see open reports in the moderation queue.
+ */
+export async function reportAd(
+  db: DB,
+  reporterId: string,
+  adId: number,
+  input: { reason: (typeof REPORT_REASONS)[number]; note?: string },
+): Promise<void> {
+  const open = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('reporter_id', '=', reporterId)
+    .where('ad_id', '=', adId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  if (open) {
+    await db
+      .updateTable('reports')
+      .set({ reason: input.reason, note: input.note ?? null, updated_at: new Date() })
+      .where('id', '=', open.id)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('reports')
+    .values({ reporter_id: reporterId, ad_id: adId, reason: input.reason, note: input.note ?? null })
+    .execute();
+}
+
+export interface PublicProfile {
+  id: string;
+  name: string;
+  image: string | null;
+  member_since: string;
+  city: { name_ar: string; name_en: string } | null;
+  bio: string | null;
+  phone_verified: boolean;
+  email_verified: boolean;
+}
+
+/** A member's public profile; unknown, banned or deleted members are NotFound. */
+export async function loadPublicProfile(db: DB, id: string): Promise<PublicProfile> {
+  const u = await db
+    .selectFrom('users')
+    .leftJoin('cities', 'cities.id', 'users.city_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.image',
+      'users.created_at',
+      'users.bio',
+      'users.banned_at',
+      'users.phone_number_verified',
+      'users.email_verified',
+      'cities.name_ar',
+      'cities.name_en',
+    ])
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  if (!u || u.banned_at) throw new NotFound('errors.not-found');
+  return {
+    id: u.id,
+    name: u.name,
+    image: u.image,
+    member_since: toIso(u.created_at),
+    city: u.name_ar ? { name_ar: u.name_ar, name_en: u.name_en as string } : null,
+    bio: u.bio,
+    phone_verified: toBool(u.phone_number_verified),
+    email_verified: toBool(u.email_verified),
+  };
+}
+
+/** A member's published ads, newest first, one page. */
+export async function listUserAds(
+  db: DB,
+  userId: string,
+  page: number,
+): Promise<{ ads: AdCard[]; total: number; pages: number }> {
+  const base = db.selectFrom('ads').where('ads.user_id', '=', userId).where('ads.status', '=', 'published');
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('cities', 'cities.id', 'ads.city_id')
+      .innerJoin('categories', 'categories.id', 'ads.category_id')
+      .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
+      .select([
+        'ads.id',
+        'ads.slug',
+        'ads.title',
+        'ads.price',
+        'ads.currency',
+        'ads.price_type',
+        'ads.bumped_at',
+        'cities.name_ar',
+        'cities.name_en',
+        'categories.slug as category_slug',
+        'taxonomies.slug as taxonomy_slug',
+      ])
+      .orderBy('ads.bumped_at', 'desc')
+      .orderBy('ads.id', 'desc')
+      .limit(LISTING_PAGE_SIZE)
+      .offset((page - 1) * LISTING_PAGE_SIZE)
+      .execute(),
+  ]);
+  const total = toNumber(count.n);
+  const cards = await cardsOf(db, rows, '', '');
+  for (const [i, card] of cards.entries()) {
+    card.category_slug = rows[i]?.category_slug ?? '';
+    card.taxonomy_slug = rows[i]?.taxonomy_slug ?? '';
+  }
   return { ads: cards, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
 }

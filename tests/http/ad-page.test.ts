@@ -170,3 +170,43 @@ describe('category pages list published ads', () => {
     expect(await (await browser().get('/en/property')).text()).toBeTruthy();
   });
 });
+
+describe('reports and member pages', () => {
+  it('takes one open report per member and ad, never from the owner', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner);
+    publish(ad.id);
+    const reporter = await seller();
+    const first = await reporter.post(ad.url, {
+      intent: 'report',
+      reason: 'scam',
+      note: 'Asks for a deposit by transfer',
+    });
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('Our team will look at this ad.');
+    await reporter.post(ad.url, { intent: 'report', reason: 'duplicate' });
+    expect(sql<{ reason: string }>('select reason from reports where ad_id = ?', ad.id)).toEqual([
+      { reason: 'duplicate' },
+    ]);
+    expect((await reporter.post(ad.url, { intent: 'report', reason: 'nonsense' })).status).toBe(422);
+    expect((await owner.post(ad.url, { intent: 'report', reason: 'scam' })).status).toBe(404);
+    expect((await browser().post(ad.url, { intent: 'report', reason: 'scam' })).status).toBe(302);
+    expect(sql('select id from reports where ad_id = ?', ad.id)).toHaveLength(1);
+  });
+
+  it('shows a member’s public page with their published ads; unknown or banned → 404', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner, `Toyota Hiace ${Date.now()}`);
+    publish(ad.id);
+    const id = sql<{ user_id: string }>('select user_id from ads where id = ?', ad.id)[0]?.user_id as string;
+    const res = await browser().get(`/en/users/${id}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('1 active ad');
+    expect(html).toContain(`href="${ad.url}"`);
+    expect(await (await browser().get(ad.url)).text()).toContain(`href="/en/users/${id}"`);
+    expect((await browser().get('/en/users/no-such-member')).status).toBe(404);
+    sql('update users set banned_at = ? where id = ? returning id', new Date().toISOString(), id);
+    expect((await browser().get(`/en/users/${id}`)).status).toBe(404);
+  });
+});

@@ -10,6 +10,16 @@ export type PriceType = (typeof PRICE_TYPES)[number];
 export const PRICED: readonly PriceType[] = ['fixed', 'negotiable'];
 export const CURRENCIES = ['LYD', 'USD'] as const;
 export const MAX_PHOTOS = 10;
+/** Why a member reports an ad (PRODUCT.md §2 Report), in the order the form lists them. */
+export const REPORT_REASONS = [
+  'scam',
+  'prohibited',
+  'wrong-category',
+  'duplicate',
+  'offensive',
+  'sold',
+  'other',
+] as const;
 export const TITLE_MIN = 5;
 export const TITLE_MAX = 150;
 export const DESCRIPTION_MIN = 20;

@@ -8,9 +8,11 @@ import {
   Group,
   Image,
   Modal,
+  NativeSelect,
   Stack,
   Table,
   Text,
+  Textarea,
   Title,
   UnstyledButton,
 } from '@mantine/core';
@@ -31,7 +33,8 @@ import { db, localeOf, notFound, orNotFound, requestInfo, tFor } from '~/lib/rou
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { countView, loadAdView, similarAds } from '../../../server/domain/ad-view.ts';
+import { REPORT_REASONS } from '~/lib/validation/ads.ts';
+import { countView, loadAdView, REPORT_LIMIT, reportAd, similarAds } from '../../../server/domain/ad-view.ts';
 import { moveAd, repostAd } from '../../../server/domain/ads.ts';
 import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
 import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
@@ -114,6 +117,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!ad.contact.phone || !ad.seller?.phone || ad.status !== 'published') throw notFound(request);
       await hitRateLimit(db(context), PHONE_REVEAL_LIMIT, user.id);
       return { revealed: ad.seller.phone, formError: undefined };
+    }
+    if (intent === 'report') {
+      if (owner) throw notFound(request);
+      const reason = String(form.get('reason') ?? '');
+      const note = String(form.get('note') ?? '').trim();
+      if (!(REPORT_REASONS as readonly string[]).includes(reason) || note.length > 1000) {
+        return data({ revealed: null, formError: 'bad-request' }, { status: 422 });
+      }
+      await hitRateLimit(db(context), REPORT_LIMIT, user.id);
+      await reportAd(db(context), user.id, ad.id, {
+        reason: reason as (typeof REPORT_REASONS)[number],
+        note: note || undefined,
+      });
+      return { revealed: null, formError: undefined, reported: true };
     }
     if (!owner) throw notFound(request);
     if (intent === 'mark-sold') await moveAd(db(context), actor, ad.id, 'mark-sold', { owner: user.id });
@@ -312,7 +329,9 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                     variant="filled"
                   />
                   <div>
-                    <Text fw={600}>{ad.seller.name}</Text>
+                    <Anchor component={Link} to={to(`/users/${ad.seller.id}`)} fw={600}>
+                      <bdi>{ad.seller.name}</bdi>
+                    </Anchor>
                     <Text size="sm" c="dimmed">
                       {t('page.member-since', { date: date(ad.seller.member_since) })}
                     </Text>
@@ -397,6 +416,45 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                   ) : null}
                 </Stack>
               </Card>
+            ) : null}
+            {!owner && ad.status === 'published' ? (
+              actionData && 'reported' in actionData && actionData.reported ? (
+                <Alert color="brand" role="status">
+                  {t('report.sent')}
+                </Alert>
+              ) : loaderData.signedIn ? (
+                <details>
+                  <summary style={{ cursor: 'pointer' }}>
+                    <Text span size="sm" c="dimmed">
+                      {t('report.title')}
+                    </Text>
+                  </summary>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="report" />
+                    <Stack gap="xs" mt="xs">
+                      <NativeSelect
+                        name="reason"
+                        label={t('report.reason')}
+                        data={REPORT_REASONS.map((r) => ({ value: r, label: t(`report.reasons.${r}`) }))}
+                        required
+                      />
+                      <Textarea name="note" label={t('report.note')} maxLength={1000} autosize minRows={2} dir="auto" />
+                      <Button type="submit" variant="default" radius="xl">
+                        {t('report.submit')}
+                      </Button>
+                    </Stack>
+                  </Form>
+                </details>
+              ) : (
+                <Anchor
+                  component={Link}
+                  to={`${to('/login')}?redirect=${encodeURIComponent(url.replace(origin, ''))}`}
+                  size="sm"
+                  c="dimmed"
+                >
+                  {t('report.login')}
+                </Anchor>
+              )
             ) : null}
             <Anchor component={Link} to={to(`/${taxonomy.slug}/${ad.path.category.slug}`)} size="sm">
               {t('page.more-in', { category: name(ad.path.category) })}

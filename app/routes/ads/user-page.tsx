@@ -1,0 +1,124 @@
+import { Avatar, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconDiscountCheck, IconListSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { AdCards } from '~/components/ads/ad-parts.tsx';
+import { EmptyState } from '~/components/empty-state.tsx';
+import { localeTags, localName } from '~/i18n/config.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { listUserAds, loadPublicProfile } from '../../../server/domain/ad-view.ts';
+import type { Route } from './+types/user-page';
+
+// `/users/{id}` (PRODUCT.md §3): a member's public profile and published ads. Unknown or banned → 404.
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(params.id)) throw notFound(request);
+  const profile = await orNotFound(request, loadPublicProfile(db(context), params.id));
+  const pageParam = new URL(request.url).searchParams.get('page');
+  const page = pageParam === null ? 1 : /^[1-9]\d{0,4}$/.test(pageParam) ? Number(pageParam) : 0;
+  if (page < 1) throw notFound(request);
+  const listing = await listUserAds(db(context), profile.id, page);
+  if (page > listing.pages) throw notFound(request);
+  const t = tFor(request);
+  const locale = localeOf(request);
+  return {
+    profile,
+    listing: { ...listing, page },
+    meta: {
+      title: profile.name,
+      description: t('ads:user.description', {
+        name: profile.name,
+        city: profile.city ? localName(locale, profile.city) : t('ads:user.libya'),
+      }),
+    },
+  };
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function UserPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { name, locale, to } = useLocale();
+  const { profile, listing } = loaderData;
+  const since = new Intl.DateTimeFormat(localeTags[locale], { year: 'numeric', month: 'long' }).format(
+    new Date(profile.member_since),
+  );
+  return (
+    <Stack gap="lg">
+      <Group gap="md" wrap="nowrap">
+        <Avatar
+          src={profile.image ?? undefined}
+          alt=""
+          name={profile.name}
+          size={72}
+          radius="xl"
+          color="brand"
+          variant="filled"
+        />
+        <Stack gap={4} miw={0}>
+          <Title order={1} size="h2">
+            <bdi>{profile.name}</bdi>
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('page.member-since', { date: since })}
+            {profile.city ? ` · ${name(profile.city)}` : ''}
+          </Text>
+          <Group gap="xs">
+            {profile.phone_verified ? (
+              <Badge variant="light" leftSection={<IconDiscountCheck size={14} aria-hidden />}>
+                {t('user.phone-verified')}
+              </Badge>
+            ) : null}
+            {profile.email_verified ? (
+              <Badge variant="light" leftSection={<IconDiscountCheck size={14} aria-hidden />}>
+                {t('user.email-verified')}
+              </Badge>
+            ) : null}
+          </Group>
+        </Stack>
+      </Group>
+      {profile.bio ? (
+        <Text dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+          {profile.bio}
+        </Text>
+      ) : null}
+      <Title order={2} size="h3">
+        {t('user.ads', { count: listing.total })}
+      </Title>
+      {listing.total ? (
+        <>
+          <AdCards ads={listing.ads} label={t('user.ads', { count: listing.total })} />
+          {listing.pages > 1 ? (
+            <Group justify="center" component="nav" aria-label={t('catalog:pagination')}>
+              {listing.page > 1 ? (
+                <Button
+                  component={Link}
+                  to={listing.page === 2 ? '?' : `?page=${listing.page - 1}`}
+                  variant="default"
+                  radius="xl"
+                >
+                  {t('catalog:previous-page')}
+                </Button>
+              ) : null}
+              <Text size="sm">{t('catalog:page-of', { page: listing.page, pages: listing.pages })}</Text>
+              {listing.page < listing.pages ? (
+                <Button component={Link} to={`?page=${listing.page + 1}`} variant="default" radius="xl">
+                  {t('catalog:next-page')}
+                </Button>
+              ) : null}
+            </Group>
+          ) : null}
+        </>
+      ) : (
+        <EmptyState
+          icon={<IconListSearch size={28} aria-hidden />}
+          title={t('user.no-ads')}
+          description={t('user.no-ads-hint')}
+          action={{ label: t('common:nav.home'), to: to('/') }}
+        />
+      )}
+    </Stack>
+  );
+}
