@@ -18,9 +18,11 @@ import type { Auth } from '../auth/index.ts';
 import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import { toBool, toIso } from '../db/values.ts';
+import { enqueue } from '../jobs/queue.ts';
 import { AVATAR_VARIANTS, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import type { AuthMeta } from './accounts.ts';
+import { userAdImageKeys } from './ad-images.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { hitRateLimit } from './rate-limit.ts';
 
@@ -393,7 +395,39 @@ export interface ReleasedAccountData {
 export async function releaseAccountData(trx: DB, userId: string): Promise<ReleasedAccountData> {
   const user = await trx.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new NotFound('errors.user-not-found');
-  return { files: avatarKeys(user.image) };
+  // The member's ads leave the site (soft-deleted, kept for staff without an owner: ads.user_id is
+  // set null with the account); their photos go with the account (ad_images rows cascade).
+  const now = new Date();
+  const live = await trx
+    .selectFrom('ads')
+    .select(['id', 'status', 'taxonomy_id'])
+    .where('user_id', '=', userId)
+    .where('status', '!=', 'deleted')
+    .execute();
+  for (const ad of live) {
+    await trx
+      .insertInto('ad_status_history')
+      .values({
+        ad_id: ad.id,
+        from_status: ad.status,
+        to_status: 'deleted',
+        actor_id: userId,
+        reason: 'account-deleted',
+      })
+      .execute();
+  }
+  if (live.length) {
+    await trx
+      .updateTable('ads')
+      .set({ status: 'deleted', deleted_at: now, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('status', '!=', 'deleted')
+      .execute();
+    for (const taxonomyId of new Set(live.map((a) => a.taxonomy_id))) {
+      await enqueue(trx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
+    }
+  }
+  return { files: [...avatarKeys(user.image), ...(await userAdImageKeys(trx, userId))] };
 }
 
 /**

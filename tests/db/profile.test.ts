@@ -199,6 +199,50 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
       .toBuffer();
     const image = await updateAvatar(t.db, storage(), id, jpeg);
     await saveNotificationPreferences(t.db, id, { email: [], sms: [] });
+    // An ad with a photo file: the ad is soft-deleted (kept for staff, no owner), the photo removed.
+    const taxonomy = await t.db
+      .insertInto('taxonomies')
+      .values({ slug: `tx-${id.slice(0, 8).toLowerCase()}`, name_ar: 'قسم', name_en: 'Section' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const category = await t.db
+      .insertInto('categories')
+      .values({
+        taxonomy_id: taxonomy.id,
+        slug: `cat-${id.slice(0, 8).toLowerCase()}`,
+        name_ar: 'فئة',
+        name_en: 'Category',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const city = await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow();
+    const ad = await t.db
+      .insertInto('ads')
+      .values({
+        user_id: id,
+        taxonomy_id: taxonomy.id,
+        category_id: category.id,
+        slug: 'x',
+        title: 'An ad',
+        description: 'Its text',
+        city_id: city.id,
+        status: 'published',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const photoKey = `ads/2026/11/${id.slice(0, 8).toLowerCase()}photo`;
+    await storage().put(`${photoKey}-thumb.webp`, jpeg, 'image/webp');
+    await t.db
+      .insertInto('ad_images')
+      .values({
+        ad_id: ad.id,
+        user_id: id,
+        key: photoKey,
+        width: 64,
+        height: 64,
+        variants: JSON.stringify([{ name: 'thumb', width: 64, height: 64 }]),
+      })
+      .execute();
 
     const wrong = await deleteAccount(auth, t.db, storage(), id, { password: 'wrong-password' }, meta).catch((e) => e);
     expect(fieldErrors(wrong)).toEqual({ password: ['wrong-password'] });
@@ -212,6 +256,13 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
       expect(await t.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).toEqual([]);
     }
     for (const key of avatarKeys(image)) expect(existsSync(file(key))).toBe(false);
+    expect(
+      await t.db.selectFrom('ads').select(['user_id', 'status']).where('id', '=', ad.id).executeTakeFirst(),
+    ).toEqual({
+      user_id: null,
+      status: 'deleted',
+    });
+    expect(existsSync(file(`${photoKey}-thumb.webp`))).toBe(false);
     expect(await auth.api.getSession({ headers: meta.headers })).toBeNull();
   });
 });
