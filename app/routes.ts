@@ -17,6 +17,8 @@ function pages(l: Locale): RouteConfigEntry[] {
     route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
     layout('components/layouts/admin-layout.tsx', { id: id('layout.admin') }, [
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
+      route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
+      route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -16,6 +16,7 @@ export const namespaces = [
   'mail',
   'errors',
   'validation',
+  'admin',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 

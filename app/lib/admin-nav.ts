@@ -16,7 +16,7 @@ export interface AdminScreen {
 
 export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin', key: 'dashboard', permission: null, ready: true },
-  { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: false },
+  { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: true },
   { path: '/admin/users', key: 'users', permission: 'view-users', ready: false },
   { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: false },
   { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: false },

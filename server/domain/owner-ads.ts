@@ -1,22 +1,14 @@
 // The owner's side of their ads (PRODUCT.md §3 `/profile/posts`): ads by status tab with counts and
 // performance, and one ad's status history and views per day.
+
+import { isOwnerTab, OWNER_TABS, type OwnerTab } from '../../app/lib/owner-tabs.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
 import { toIso, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
 import { NotFound } from './errors.ts';
 
-/** Tabs of /profile/posts and the statuses each shows. */
-export const OWNER_TABS = {
-  active: ['published'],
-  pending: ['pending'],
-  rejected: ['rejected'],
-  expired: ['expired'],
-  sold: ['sold'],
-  drafts: ['draft'],
-} as const satisfies Record<string, AdStatus[]>;
-export type OwnerTab = keyof typeof OWNER_TABS;
-export const isOwnerTab = (v: unknown): v is OwnerTab => typeof v === 'string' && v in OWNER_TABS;
+export { isOwnerTab, OWNER_TABS, type OwnerTab };
 
 export interface OwnAd {
   id: number;
@@ -125,7 +117,7 @@ export async function listOwnAds(db: DB, userId: string, tab: OwnerTab, page = 1
 }
 
 export interface OwnAdDetail extends OwnAd {
-  history: { from: string | null; to: string; reason: string | null; at: string; by_staff: boolean }[];
+  history: { id: number; from: string | null; to: string; reason: string | null; at: string; by_staff: boolean }[];
   /** The last 30 days, oldest first, with zero days included. */
   views_per_day: { day: string; views: number }[];
 }
@@ -142,7 +134,7 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
   const [history, views] = await Promise.all([
     db
       .selectFrom('ad_status_history')
-      .select(['from_status', 'to_status', 'reason', 'created_at', 'actor_id'])
+      .select(['id', 'from_status', 'to_status', 'reason', 'created_at', 'actor_id'])
       .where('ad_id', '=', id)
       .orderBy('id')
       .execute(),
@@ -155,6 +147,7 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
   return {
     ...(ad as OwnAd),
     history: history.map((h) => ({
+      id: h.id,
       from: h.from_status,
       to: h.to_status,
       reason: h.reason,

@@ -202,7 +202,7 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
     // An ad with a photo file: the ad is soft-deleted (kept for staff, no owner), the photo removed.
     const taxonomy = await t.db
       .insertInto('taxonomies')
-      .values({ slug: `tx-${id.slice(0, 8).toLowerCase()}`, name_ar: 'قسم', name_en: 'Section' })
+      .values({ slug: `tx-${id.slice(0, 8).toLowerCase()}`, name_ar: 'قسم', name_en: 'Section' } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     const category = await t.db
@@ -212,7 +212,7 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
         slug: `cat-${id.slice(0, 8).toLowerCase()}`,
         name_ar: 'فئة',
         name_en: 'Category',
-      })
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     const city = await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow();

@@ -120,6 +120,35 @@ const PAGES: [string, Record<Role, Expect>][] = [
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
   ['/admin', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fadmin' }, member: 404 }],
   ['/en/admin', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fadmin' }, member: 404 }],
+  [
+    '/admin/posts',
+    {
+      ...all(200),
+      visitor: { status: 302, location: '/login?redirect=%2Fadmin%2Fposts' },
+      member: 404,
+      'one-permission': 403,
+    },
+  ],
+  [
+    '/en/admin/posts?status=published&reported=1',
+    {
+      ...all(200),
+      visitor: {
+        status: 302,
+        location: '/en/login?redirect=%2Fen%2Fadmin%2Fposts%3Fstatus%3Dpublished%26reported%3D1',
+      },
+      member: 404,
+      'one-permission': 403,
+    },
+  ],
+  [
+    '/en/admin/posts/999999999',
+    {
+      ...all(404),
+      visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fadmin%2Fposts%2F999999999' },
+      'one-permission': 403,
+    },
+  ],
 ];
 
 const API: [string, Record<Role, Expect>][] = [

@@ -78,7 +78,7 @@ describe('rules of seed §5, one by one', () => {
     expect(run(login, '٠٩٢ ١٢٣ ٤٥٦٧').value).toBe('+218921234567');
     expect(run(login, '00218 91-234-5678').value).toBe('+218912345678');
     expect(run(login, '+44 (20) 7946 0958').value).toBe('+442079460958');
-    for (const bad of ['huda@', 'huda', '12345', '0812345678', '+12']) {
+    for (const bad of ['huda@', 'huda', '12345', '0812345678', '+12', 'هدى@example.ly', 'huda@مثال.ly']) {
       expect(run(login, bad).error).toBe('email-or-phone-number');
     }
     expect(localPhoneToE164('091 234 5678')).toBe('+218912345678');

@@ -1,5 +1,7 @@
-import { Box, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link, useMatches } from 'react-router';
+import { can, type StaffUser } from '~/lib/admin-nav.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -29,15 +31,24 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { tag } = useLocale();
+  const { tag, to } = useLocale();
   const { members, contact } = loaderData.dashboard;
+  // The admin layout's staff member: the moderation queue is linked for those who may open it.
+  const staff = (useMatches().find((m) => m.id.endsWith('layout.admin'))?.loaderData as { staff?: StaffUser })?.staff;
   const number = new Intl.NumberFormat(tag);
   const day = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   const max = Math.max(1, ...members.perDay.map((d) => d.count));
   return (
     <Stack gap="lg">
-      <Title order={1}>{t('admin.nav.dashboard')}</Title>
+      <Group justify="space-between" gap="sm">
+        <Title order={1}>{t('admin.nav.dashboard')}</Title>
+        {can(staff, 'view-ads') ? (
+          <Button component={Link} to={to('/admin/posts')} variant="default" radius="xl">
+            {t('admin:posts.title')}
+          </Button>
+        ) : null}
+      </Group>
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Stat label={t('admin.dashboard.members-total')} value={number.format(members.total)} />
         <Stat label={t('admin.dashboard.members-week')} value={number.format(members.last7Days)} />

@@ -103,8 +103,8 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
         </Title>
         <Table>
           <Table.Tbody>
-            {ad.history.map((h, i) => (
-              <Table.Tr key={`${h.at}-${i}`}>
+            {ad.history.map((h) => (
+              <Table.Tr key={h.id}>
                 <Table.Td>{when(h.at)}</Table.Td>
                 <Table.Td>
                   {t(`status.${h.to}`)}

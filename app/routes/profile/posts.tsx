@@ -9,12 +9,13 @@ import { localeTags, localizePath } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
 import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { moveAd, repostAd } from '../../../server/domain/ads.ts';
 import { Invalid } from '../../../server/domain/errors.ts';
-import { isOwnerTab, listOwnAds, OWNER_TABS, type OwnerTab, ownAdCounts } from '../../../server/domain/owner-ads.ts';
+import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
 
 // `/profile/posts` (PRODUCT.md §3): the member's own ads by status, with their numbers and actions.

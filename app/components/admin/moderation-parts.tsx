@@ -1,0 +1,188 @@
+// Pieces shared by the moderation queue and the ad review page (issue 4 §6).
+import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react';
+import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { DoneNotice } from '~/lib/moderation.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { isRejectionReason, LIBYA_TIME_ZONE, REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
+import type { AdStatus } from '../../../server/db/schema.ts';
+
+/** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
+export function useModerationError() {
+  const { t } = useTranslation();
+  return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
+    const code = field.errors?.[0];
+    if (!code) return undefined;
+    const [key, arg] = code.split(':');
+    const name = field.name.replace(/\[\d+\]$/, '');
+    return t(`admin:errors.${name}.${key}`, {
+      max: arg ? Number(arg) : undefined,
+      defaultValue: t(`validation:${key}`, { field: name, count: arg ? Number(arg) : undefined }),
+    });
+  };
+}
+
+// Filled badges with a fixed text colour: each pair is at least 4.5:1 in light and dark mode.
+const STATUS_COLOURS: Record<AdStatus, [string, string]> = {
+  pending: ['yellow.4', 'black'],
+  published: ['brand.8', 'white'],
+  rejected: ['red.9', 'white'],
+  expired: ['gray.7', 'white'],
+  sold: ['blue.8', 'white'],
+  archived: ['gray.7', 'white'],
+  draft: ['gray.3', 'black'],
+  deleted: ['dark.6', 'white'],
+};
+
+export function StatusBadge({ status }: { status: AdStatus }) {
+  const { t } = useTranslation('admin');
+  const [bg, fg] = STATUS_COLOURS[status] ?? STATUS_COLOURS.draft;
+  return (
+    <Badge color={bg} c={fg} variant="filled" tt="none" radius="sm" miw="max-content">
+      {t(`statuses.${status}`)}
+    </Badge>
+  );
+}
+
+/** Date and time formats of the back office: Libyan time, in the page's language. */
+export function useDates() {
+  const { tag } = useLocale();
+  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
+  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
+  const relative = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
+  return {
+    dateTime: (iso: string) => dateTime.format(new Date(iso)),
+    date: (iso: string) => date.format(new Date(iso)),
+    /** "3 hours ago", against the server's `now` so the page renders the same in the browser. */
+    relative: (iso: string, now: string) => {
+      const seconds = Math.round((new Date(iso).getTime() - new Date(now).getTime()) / 1000);
+      const abs = Math.abs(seconds);
+      const steps: [number, Intl.RelativeTimeFormatUnit][] = [
+        [60, 'second'],
+        [3600, 'minute'],
+        [86_400, 'hour'],
+        [30 * 86_400, 'day'],
+        [365 * 86_400, 'month'],
+      ];
+      const sizes: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400, month: 30 * 86_400 };
+      for (const [limit, unit] of steps) {
+        if (abs < limit) return relative.format(Math.round(seconds / sizes[unit]), unit);
+      }
+      return relative.format(Math.round(seconds / (365 * 86_400)), 'year');
+    },
+  };
+}
+
+/** A relative time with the exact one as its machine-readable value and tooltip. */
+export function RelativeTime({ iso, now }: { iso: string; now: string }) {
+  const dates = useDates();
+  return (
+    <time dateTime={iso} title={dates.dateTime(iso)}>
+      {dates.relative(iso, now)}
+    </time>
+  );
+}
+
+/** "45,000 LYD", or the price type's words when there is no amount. */
+export function usePrice() {
+  const { t } = useTranslation('ads');
+  const { tag } = useLocale();
+  return (ad: { price: number | null; currency: string; price_type: string }) => {
+    if (ad.price === null) return t(`price-types.${ad.price_type}`, { defaultValue: ad.price_type });
+    let amount: string;
+    try {
+      amount = new Intl.NumberFormat(tag, {
+        style: 'currency',
+        currency: ad.currency,
+        maximumFractionDigits: 0,
+      }).format(ad.price);
+    } catch {
+      amount = `${new Intl.NumberFormat(tag).format(ad.price)} ${ad.currency}`;
+    }
+    return ad.price_type === 'negotiable' ? `${amount} · ${t('price-types.negotiable')}` : amount;
+  };
+}
+
+/** A stored rejection reason: a reason's code in words, or the moderator's own text. */
+export function useReasonLabel() {
+  const { t } = useTranslation('admin');
+  return (stored: string | null) => (stored && isRejectionReason(stored) ? t(`reasons.${stored}`) : (stored ?? ''));
+}
+
+/** The ad's first photo, or a placeholder icon. Decorative: the title is next to it. */
+export function Thumb({ src, size = 64 }: { src: string | null; size?: number }) {
+  const { t } = useTranslation('admin');
+  if (!src) {
+    return (
+      <ThemeIcon size={size} variant="light" color="gray" radius="md" aria-label={t('posts.no-photo')} role="img">
+        <IconPhotoOff size={size / 2} aria-hidden />
+      </ThemeIcon>
+    );
+  }
+  return (
+    <Box w={size} h={size} style={{ flexShrink: 0 }}>
+      <Image src={src} alt="" w={size} h={size} radius="md" fit="cover" loading="lazy" />
+    </Box>
+  );
+}
+
+type Field = FieldMetadata<unknown, any, string[]>;
+
+/** Reason (a code of the list) and the free text for "Other". */
+export function RejectFields({ reason, text }: { reason: Field; text: Field }) {
+  const { t } = useTranslation('admin');
+  const error = useModerationError();
+  return (
+    <>
+      <NativeSelect
+        {...getSelectProps(reason)}
+        key={reason.key}
+        label={t('post.reject.reason')}
+        error={error(reason)}
+        data={[
+          { value: '', label: t('post.reject.choose') },
+          ...REJECTION_REASONS.map((r) => ({ value: r, label: t(`reasons.${r}`) })),
+        ]}
+        withAsterisk
+      />
+      <Textarea
+        {...getTextareaProps(text)}
+        key={text.key}
+        label={t('post.reject.text')}
+        description={t('post.reject.text-hint')}
+        error={error(text)}
+        maxLength={REASON_TEXT_MAX}
+        autosize
+        minRows={2}
+        dir="auto"
+      />
+    </>
+  );
+}
+
+/** What the last action did (`?done=…` after its redirect). */
+export function DoneAlert({ notice }: { notice: DoneNotice | null }) {
+  const { t } = useTranslation('admin');
+  if (!notice) return null;
+  const lines =
+    notice.done === 'approved' || notice.done === 'rejected'
+      ? [
+          notice.count > 0 || notice.skipped === 0 ? t(`posts.done.${notice.done}`, { count: notice.count }) : null,
+          notice.skipped > 0 ? t('posts.done.skipped', { count: notice.skipped }) : null,
+        ]
+      : [t(`posts.done.${notice.done}`)];
+  return (
+    <Alert
+      color={notice.count === 0 && notice.skipped > 0 ? 'yellow' : 'brand'}
+      icon={<IconCircleCheck aria-hidden />}
+      role="status"
+    >
+      {lines.filter(Boolean).map((line) => (
+        <Text key={line} size="sm">
+          {line}
+        </Text>
+      ))}
+    </Alert>
+  );
+}

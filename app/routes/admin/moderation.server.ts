@@ -1,0 +1,45 @@
+// Shared by the moderation queue and the ad review page: who acts, what they may do, where to go back.
+import type { RouterContextProvider } from 'react-router';
+import { localizePath } from '~/i18n/config.ts';
+import { can } from '~/lib/admin-nav.ts';
+import { type DoneNotice, parseQueueQuery, queueSearch, withDone } from '~/lib/moderation.ts';
+import { localeOf, requestInfo } from '~/lib/route.server.ts';
+import type { SessionUser } from '../../../server/domain/accounts.ts';
+import type { Actor } from '../../../server/domain/ads.ts';
+
+/** What the staff member may do here; the pages show only these actions, the actions check again. */
+export interface ModerationRights {
+  approve: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+export const rightsOf = (user: SessionUser): ModerationRights => ({
+  approve: can(user, 'approve-ads'),
+  update: can(user, 'update-ads'),
+  delete: can(user, 'delete-ads'),
+});
+
+/** The acting staff member, with the request's address and browser for the audit log. */
+export function actorOf(user: SessionUser, context: Readonly<RouterContextProvider>): Actor {
+  const info = requestInfo(context);
+  return { id: user.id, ip: info.ip, userAgent: info.userAgent };
+}
+
+/**
+ * The queue view the request came from (its filters travel in the query string, also to the review
+ * page), in the request's language, with a notice of what was done. Built from the locale, not
+ * from request.url's path: a client-side post arrives at `….data`.
+ */
+export function queueTarget(request: Request, notice?: DoneNotice): string {
+  const query = parseQueueQuery(new URL(request.url).searchParams);
+  const path = localizePath('/admin/posts', localeOf(request)) + queueSearch(query);
+  return notice ? withDone(path, notice) : path;
+}
+
+/** The review page of an ad, keeping the queue's filters, with a notice. */
+export function reviewTarget(request: Request, id: number, notice?: DoneNotice): string {
+  const query = parseQueueQuery(new URL(request.url).searchParams);
+  const path = localizePath(`/admin/posts/${id}`, localeOf(request)) + queueSearch(query);
+  return notice ? withDone(path, notice) : path;
+}
