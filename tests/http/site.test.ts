@@ -1,4 +1,6 @@
 // The built server over real HTTP: locale routing, errors, headers, pages.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 
@@ -179,5 +181,16 @@ describe('operations', () => {
     for (const src of scripts) total += gzipSync(Buffer.from(await (await get(src)).arrayBuffer())).length;
     expect(scripts.size).toBeGreaterThan(0);
     expect(total).toBeLessThanOrEqual(200 * 1024);
+  });
+
+  it('ships no server code to browsers (database, image processing, Node built-ins)', () => {
+    // A route component that imports from server/ by mistake drags that code into its chunk: Node
+    // imports stay as imports, bundled packages leave their names and signatures.
+    const dir = path.resolve('build/client/assets');
+    const signs = [/from\s*"node:[a-z/]+"/, /libvips/, /\bKysely\b/, /better-auth/, /nodemailer/, /pino\b.*level/];
+    const leaks = readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .filter((f) => signs.some((sign) => sign.test(readFileSync(path.join(dir, f), 'utf8'))));
+    expect(leaks).toEqual([]);
   });
 });
