@@ -13,13 +13,14 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useLocation } from 'react-router';
 import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
+import { type DraftPhoto, PhotoUploader, usePhotoUploads } from './photo-uploader.tsx';
 
 export interface AdFormData {
   attributes: Attribute[];
@@ -32,9 +33,27 @@ export interface AdFormData {
 const DRAFT_PREFIX = 'souq:ad-draft:';
 
 /**
+ * The draft in localStorage: the form's text entries (FormData order) and the uploaded photos in
+ * their order (id + thumbnail, which the hidden `photos` inputs alone do not carry). Drafts saved
+ * before photos existed are a bare list of entries.
+ */
+interface Draft {
+  fields: [string, string][];
+  photos?: DraftPhoto[];
+}
+
+function readDraft(saved: string): Draft {
+  const parsed = JSON.parse(saved) as unknown;
+  if (Array.isArray(parsed)) return { fields: parsed as [string, string][] };
+  if (parsed && typeof parsed === 'object' && Array.isArray((parsed as Draft).fields)) return parsed as Draft;
+  throw new Error('Not a draft');
+}
+
+/**
  * The ad form of one leaf category (PRODUCT.md §3): text, price, the category's attributes with
  * their types, units and options, place and contact options. Plain form fields, so it posts without
- * JavaScript; with it, fields are checked as they are left and the draft is kept in this browser
+ * JavaScript; with it, fields are checked as they are left, photos are uploaded as they are picked
+ * (<PhotoUploader>, which needs JavaScript), and the draft, photos included, is kept in this browser
  * (per category) until the ad is placed.
  */
 export function AdForm({
@@ -57,17 +76,58 @@ export function AdForm({
   const [cityId, setCityId] = useState<string>('');
   const areas = data.cities.find((c) => String(c.id) === cityId)?.areas ?? [];
   const full = data.allowance.used >= data.allowance.limit;
+  const photos = usePhotoUploads();
+  const [photosBlocked, setPhotosBlocked] = useState<'busy' | 'blocked-failed' | null>(null);
+  if (photosBlocked === 'busy' && !photos.busy) setPhotosBlocked(null);
+  if (photosBlocked === 'blocked-failed' && !photos.failed) setPhotosBlocked(null);
 
   // The draft: saved on every change, restored once when the form is opened again.
   const draftKey = DRAFT_PREFIX + pathname;
+  // The uploaded photos as the draft saves them (the save runs from DOM events, outside renders).
+  const uploadedRef = useRef<DraftPhoto[]>([]);
+  const saveDraft = useCallback(() => {
+    const el = document.getElementById(form.id) as HTMLFormElement | null;
+    if (!el) return;
+    const fields = [...new FormData(el).entries()].filter(
+      (entry): entry is [string, string] =>
+        typeof entry[1] === 'string' && entry[0] !== 'submission_key' && entry[0] !== 'photos',
+    );
+    const draft: Draft = { fields, photos: uploadedRef.current };
+    localStorage.setItem(draftKey, JSON.stringify(draft));
+  }, [draftKey, form.id]);
+
+  // A draft's area can only be chosen once its city's areas are listed (the render after the city).
+  // Before the photos' save below, which would otherwise store the area as still empty.
+  const pendingArea = useRef<string | null>(null);
+  useEffect(() => {
+    const wanted = pendingArea.current;
+    const el = document.getElementById(form.id) as HTMLFormElement | null;
+    const select = el?.elements.namedItem('area');
+    if (wanted === null || !(select instanceof HTMLSelectElement) || cityId === '') return;
+    pendingArea.current = null;
+    if ([...select.options].some((o) => o.value === wanted)) select.value = wanted;
+  }, [cityId, form.id]);
+
+  // A photo uploaded, removed or moved: saved like a typed change (hidden inputs fire no events).
+  const savedPhotos = useRef('[]');
+  useEffect(() => {
+    uploadedRef.current = photos.uploaded;
+    const json = JSON.stringify(photos.uploaded);
+    if (json === savedPhotos.current) return;
+    savedPhotos.current = json;
+    saveDraft();
+  }, [photos.uploaded, saveDraft]);
+
+  const restorePhotos = photos.restore;
   useEffect(() => {
     const el = document.getElementById(form.id) as HTMLFormElement | null;
     if (!el) return;
     const saved = localStorage.getItem(draftKey);
     if (saved && !lastResult) {
       try {
-        const values = JSON.parse(saved) as [string, string][];
-        for (const [key, value] of values) {
+        const draft = readDraft(saved);
+        restorePhotos(draft.photos);
+        for (const [key, value] of draft.fields) {
           const input = el.elements.namedItem(key);
           if (input instanceof RadioNodeList) {
             for (const node of input)
@@ -83,24 +143,22 @@ export function AdForm({
           }
           if (key === 'price_type') setPriceType(value);
           if (key === 'city') setCityId(value);
+          if (key === 'area') pendingArea.current = value;
         }
       } catch {
         localStorage.removeItem(draftKey);
       }
     }
-    const save = () => {
-      const values = [...new FormData(el).entries()].filter(
-        ([k, v]) => typeof v === 'string' && k !== 'submission_key',
-      );
-      localStorage.setItem(draftKey, JSON.stringify(values));
-    };
-    el.addEventListener('input', save);
-    el.addEventListener('change', save);
+    // Sending the form cleared the draft; the server sent it back (422), so the ad is not placed:
+    // keep what is on the page, photos included, for a reload.
+    if (lastResult) saveDraft();
+    el.addEventListener('input', saveDraft);
+    el.addEventListener('change', saveDraft);
     return () => {
-      el.removeEventListener('input', save);
-      el.removeEventListener('change', save);
+      el.removeEventListener('input', saveDraft);
+      el.removeEventListener('change', saveDraft);
     };
-  }, [draftKey, form.id, lastResult]);
+  }, [draftKey, form.id, lastResult, saveDraft, restorePhotos]);
 
   const unit = (a: Attribute) => (locale === 'ar' ? a.unit_ar : a.unit_en) ?? undefined;
   const label = (a: Attribute) => name(a);
@@ -112,6 +170,14 @@ export function AdForm({
       {...getFormProps(form)}
       noValidate
       onSubmit={(event) => {
+        // Photos on their way or refused would be missing from the ad without the member knowing.
+        const blocked = photos.busy ? 'busy' : photos.failed ? 'blocked-failed' : null;
+        if (blocked) {
+          event.preventDefault();
+          setPhotosBlocked(blocked);
+          document.getElementById('ad-photos')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+          return;
+        }
         form.onSubmit(event);
         if (!event.defaultPrevented) localStorage.removeItem(draftKey);
       }}
@@ -161,6 +227,12 @@ export function AdForm({
             />
           </Stack>
         </Fieldset>
+
+        <PhotoUploader
+          uploads={photos}
+          error={fieldError(fields.photos)}
+          blocked={photosBlocked ? t(`photos.${photosBlocked}`) : undefined}
+        />
 
         <Fieldset legend={t('form.price')} radius="md">
           <Stack gap="sm">
