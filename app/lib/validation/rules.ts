@@ -34,7 +34,8 @@ export interface Rule {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : String(v));
 /** ASCII addresses only: Better Auth (and most mail servers) refuse internationalised local parts. */
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 /** `+` then digits, with optional parentheses and spaces (seed §5). */
 export const PHONE_PATTERN = /^\+[0-9()]{6,24}$/;
 
