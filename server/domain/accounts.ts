@@ -5,7 +5,7 @@ import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
 import { Invalid } from './errors.ts';
 import { accessOf } from './permissions.ts';
-import { hitRateLimit } from './rate-limit.ts';
+import { checkRateLimit, hitRateLimit } from './rate-limit.ts';
 
 export interface SessionUser {
   id: string;
@@ -81,8 +81,17 @@ export async function signIn(
   input: { login: string; password: string; remember: boolean },
   meta: AuthMeta,
 ): Promise<string[]> {
-  await hitRateLimit(db, LOGIN_LIMITS.perAddress, meta.ip || 'unknown');
-  await hitRateLimit(db, LOGIN_LIMITS.perAccount, input.login.toLowerCase());
+  // Failed attempts count (per address and per account); a successful sign-in costs nothing, so
+  // members behind one address (an office, a mobile carrier's NAT) are never locked out by others'
+  // successes, and a password guesser is stopped after the limit.
+  const address = meta.ip || 'unknown';
+  const account = input.login.toLowerCase();
+  await checkRateLimit(db, LOGIN_LIMITS.perAddress, address);
+  await checkRateLimit(db, LOGIN_LIMITS.perAccount, account);
+  const failed = async () => {
+    await hitRateLimit(db, LOGIN_LIMITS.perAddress, address);
+    await hitRateLimit(db, LOGIN_LIMITS.perAccount, account);
+  };
   try {
     if (!input.login.startsWith('+')) {
       const { headers } = await auth.api.signInEmail({
@@ -105,7 +114,13 @@ export async function signIn(
     });
     return headers.getSetCookie();
   } catch (error) {
-    if (CREDENTIAL_CODES.has(authCode(error) ?? '')) throw new Invalid({ form: ['invalid-credential'] });
+    const refused =
+      (error instanceof Invalid && error.errors.form?.[0] === 'invalid-credential') ||
+      CREDENTIAL_CODES.has(authCode(error) ?? '');
+    if (refused) {
+      await failed();
+      throw new Invalid({ form: ['invalid-credential'] });
+    }
     if (authCode(error) === 'USER_DISABLED') throw new Invalid({ form: ['user-disabled'] });
     throw error;
   }

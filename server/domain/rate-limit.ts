@@ -30,6 +30,21 @@ export async function hitRateLimit(db: DB, rule: RateLimitRule, subject: string,
   }
 }
 
+/**
+ * Refuses (TooManyRequests) when `subject` has already used up `rule` in the current window,
+ * without counting this call: for limits that count failures only (sign-in).
+ */
+export async function checkRateLimit(db: DB, rule: RateLimitRule, subject: string, now = Date.now()): Promise<void> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select(['hits', 'reset_at'])
+    .where('key', '=', `${rule.name}:${subject}`)
+    .executeTakeFirst();
+  if (row && Number(row.reset_at) > now && Number(row.hits) >= rule.limit) {
+    throw new TooManyRequests(Math.max(1, Math.ceil((Number(row.reset_at) - now) / 1000)));
+  }
+}
+
 /** Drops expired buckets; run from time to time. */
 export async function pruneRateLimits(db: DB, now = Date.now()): Promise<void> {
   await db.deleteFrom('rate_limits').where('reset_at', '<=', now).execute();

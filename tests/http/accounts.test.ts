@@ -145,6 +145,17 @@ describe('sign-in and sign-out', () => {
     expect(await arabic.text()).toContain('محاولات كثيرة جدًا');
   });
 
+  it('counts failures only: many successful sign-ins are never limited', async () => {
+    const email = unique();
+    await registerMember(browser(), 'en', email);
+    // One address, one account, twelve separate sign-ins (past both limits if successes counted).
+    for (let i = 0; i < 12; i++) {
+      const res = await browser('10.200.0.1').post('/en/login', { login: email, password: 'first-passphrase' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/en');
+    }
+  });
+
   it('never signs out on a GET', async () => {
     const b = browser();
     await b.post('/en/login', { login: 'user@souq.test', password: 'password123' });
