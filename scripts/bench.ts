@@ -1,12 +1,18 @@
 // `npm run bench`: starts the built server on a fresh database (the seeded catalogue) and measures
 // requests/s and latency of the main pages and API endpoints with autocannon, plus the server's RSS,
 // then the time to process a 12 MP ad photo (scripts/bench-photos.ts).
+// With `--ads N` the database first gets N ads (`npm run db:seed -- --ads N`, the bulk mode of
+// server/db/seed/ads.ts) and the ad page and category pages with ads are measured too, also one
+// request at a time (the server's own render time, without queueing).
 // Prints a table and writes bench-results/<timestamp>.json.
-//   npm run bench -- --duration 10 --connections 10
+//   npm run bench -- --duration 10 --connections 10 --ads 100000
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/index.ts';
 import { benchPhotos, printPhotoBench } from './bench-photos.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 
@@ -18,15 +24,62 @@ const arg = (name: string, fallback: number) => {
 };
 const duration = arg('duration', 5);
 const connections = arg('connections', 10);
+const adCount = arg('ads', 0);
+if (!Number.isSafeInteger(adCount) || adCount < 0) {
+  console.error('--ads needs a whole number (0: no ads)');
+  process.exit(2);
+}
 
 if (!existsSync('build/server/index.js')) {
   const r = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(1);
 }
 
+// With --ads: a data folder of our own, filled by the seed command's bulk mode before the server starts.
+const adsDir = adCount > 0 ? mkdtempSync(path.join(tmpdir(), 'souq-bench-ads-')) : null;
+let seedSeconds = 0;
+if (adsDir) {
+  console.log(`Seeding ${adCount} ads (npm run db:seed -- --ads ${adCount})…`);
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ['server/db/cli.ts', 'seed', '--ads', String(adCount)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATA_DIR: adsDir },
+  });
+  if (r.status !== 0) process.exit(1);
+  seedSeconds = Math.round((performance.now() - started) / 100) / 10;
+  console.log(`Seeded in ${seedSeconds} s.`);
+}
+
+/** The canonical path (without locale) of a published Toyota: a typical car ad with full details, a photo, similar ads. */
+async function sampleAd(dataDir: string) {
+  const { database } = loadConfig({ ...process.env, DATA_DIR: dataDir });
+  const handle = openDatabase(database, { poolSize: 1 });
+  try {
+    const ad = await handle.db
+      .selectFrom('ads')
+      .innerJoin('categories', 'categories.id', 'ads.category_id')
+      .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
+      .select(['ads.id', 'ads.slug', 'categories.slug as category', 'taxonomies.slug as taxonomy'])
+      .where('ads.status', '=', 'published')
+      .where('categories.slug', '=', 'toyota')
+      .orderBy('ads.id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    return encodeURI(`/${ad.taxonomy}/${ad.category}/${ad.slug}-${ad.id}`);
+  } finally {
+    await handle.close();
+  }
+}
+const adPath = adsDir ? await sampleAd(adsDir) : null;
+
 // One proxy hop is trusted so each simulated visitor of the sign-in figures has its own address.
-const server = await startBuiltServer({ LOG_LEVEL: 'silent', TRUST_PROXY: '1' });
+const server = await startBuiltServer({
+  LOG_LEVEL: 'silent',
+  TRUST_PROXY: '1',
+  ...(adsDir ? { DATA_DIR: adsDir } : {}),
+});
 const base = server.url;
+const dataDir = adsDir ?? server.dataDir;
 
 const rssMb = () => {
   const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
@@ -47,6 +100,17 @@ const targets = [
   ['static asset (serving limit)', '/favicon.svg'],
   ['health check', '/healthz'],
 ];
+/** Pages whose cost grows with the ads: also measured one request at a time. */
+const adTargets = adPath
+  ? [
+      ['ad page (en)', `/en${adPath}`],
+      ['ad page (ar)', adPath],
+      ['category page (ar)', '/motors/cars'],
+      ['category page, page 2', '/en/motors/cars?page=2'],
+      ['category page', '/en/motors/cars'],
+    ]
+  : [];
+targets.splice(4, 0, ...adTargets.slice(0, 4));
 
 const rows: {
   name: string;
@@ -117,7 +181,7 @@ for (let i = 0; i < MEMBERS; i++) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const smsDir = path.join(server.dataDir, 'sms');
+  const smsDir = path.join(dataDir, 'sms');
   const sms = existsSync(smsDir)
     ? readdirSync(smsDir)
         .map((f) => JSON.parse(readFileSync(path.join(smsDir, f), 'utf8')) as { to: string; text: string })
@@ -170,14 +234,34 @@ for (const [name, form, expected] of kinds) {
     unexpected,
   });
 }
+// The server's render time of the pages with ads: one request at a time, so no queueing.
+const single: { name: string; url: string; rps: number; p50_ms: number; p99_ms: number; errors: number }[] = [];
+for (const [name, url] of adTargets) {
+  const r = await autocannon({
+    url: base + url,
+    connections: 1,
+    duration,
+    headers: { 'user-agent': browser, 'accept-encoding': 'gzip, br' },
+  });
+  single.push({
+    name,
+    url,
+    rps: Math.round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  });
+}
 await server.stop();
+if (adsDir) rmSync(adsDir, { recursive: true, force: true });
 
 // Ad photo processing, in this process (what one upload costs the server).
 const photo = await benchPhotos(5);
 
 const limit = rows.find((r) => r.url === '/favicon.svg')?.rps ?? 1;
 console.log(
-  `\nSouq bench: ${connections} connections, ${duration} s per target, one process, SQLite, seeded catalogue\n`,
+  `\nSouq bench: ${connections} connections, ${duration} s per target, one process, SQLite, seeded catalogue` +
+    `${adCount ? `, ${adCount} ads (seeded in ${seedSeconds} s)` : ''}\n`,
 );
 console.log(
   [
@@ -203,6 +287,17 @@ for (const r of rows) {
     ].join(' '),
   );
 }
+if (single.length) {
+  console.log(`\nPages with ads, one request at a time (server render time): ${adCount} ads\n`);
+  console.log(['target'.padEnd(30), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8)].join(' '));
+  for (const r of single) {
+    console.log(
+      [r.name.padEnd(30), String(r.rps).padStart(8), String(r.p50_ms).padStart(8), String(r.p99_ms).padStart(8)].join(
+        ' ',
+      ),
+    );
+  }
+}
 console.log(`\nSign-in requests, one at a time (${Math.min(emails.length, phones.length)} members of each kind)\n`);
 console.log(['attempt'.padEnd(34), 'p50 ms'.padStart(8), 'max ms'.padStart(8), 'wrong status'.padStart(13)].join(' '));
 for (const r of signIns) {
@@ -221,7 +316,18 @@ const file = `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.js
 writeFileSync(
   file,
   JSON.stringify(
-    { date: new Date().toISOString(), duration, connections, node: process.version, rows, signIns, photo },
+    {
+      date: new Date().toISOString(),
+      duration,
+      connections,
+      ads: adCount,
+      seed_seconds: seedSeconds,
+      node: process.version,
+      rows,
+      single,
+      signIns,
+      photo,
+    },
     null,
     2,
   ),

@@ -15,6 +15,7 @@ import { type Config, loadConfig } from './config.ts';
 import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoAds } from './db/seed/ads.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
 import { seedPermissions } from './domain/permissions.ts';
@@ -26,6 +27,7 @@ import { handlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
+import { createStorage } from './media/storage.ts';
 import { createSmsSender } from './sms/index.ts';
 
 export interface StartOptions {
@@ -42,8 +44,14 @@ export interface StartOptions {
 const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
 
 /**
+ * Demo ads drawn with photos at a first start: the newest 40, two photos at most, a few seconds
+ * (all of them take half a minute: `npm run db:seed` on an empty database draws every one).
+ */
+const DEMO_PHOTOS_AT_START = { photoAds: 40, maxPhotosPerAd: 2 };
+
+/**
  * Migrations, permissions and roles, the catalogue into an empty database, and the demo accounts
- * when asked for. Safe to run at every start.
+ * and demo ads when asked for. Safe to run at every start.
  */
 export async function prepareDatabase(config: Config, database: DatabaseHandle, logger: Logger): Promise<void> {
   const applied = await migrateToLatest(database.db, database.dialect);
@@ -58,6 +66,9 @@ export async function prepareDatabase(config: Config, database: DatabaseHandle, 
     const quiet = { send: async () => {} };
     const created = await seedDemoAccounts(database.db, createAuth(config, database, { mailer: quiet }));
     if (created.length) logger.info({ created }, 'demo accounts created');
+    // A lively site from the first start: demo ads into a database without any (server/db/seed/ads.ts).
+    const ads = await seedDemoAds(database, { storage: createStorage(config), ...DEMO_PHOTOS_AT_START });
+    if (ads) logger.info({ ads: ads.ads, photos: ads.photos, ms: ads.ms }, 'demo ads seeded');
   }
 }
 

@@ -1,0 +1,807 @@
+// Demo ads (issue 4 §10) and bulk ads for benchmarks.
+//
+// Demo: a few hundred varied ads across every taxonomy and many cities, in Arabic and English
+// (./ad-content.ts), in every status (mostly published), owned by the demo member and a handful
+// of demo sellers, with created/published dates over the last 30 days, views, status history and
+// photos drawn and processed like real uploads (./demo-photos.ts). Only into a database without
+// ads: a second run adds nothing. A fixed seed makes every run write the same ads (dates relative
+// to the day it runs).
+//
+// Bulk: N ads as fast as the database takes them (multi-row inserts with explicit ids, a
+// transaction per few thousand ads), attribute values and history included, mostly published, one
+// shared photo per taxonomy. For benchmarks; it always adds N.
+//
+// Both end by recounting every taxonomy's categories and every seller's active ads.
+import { randomBytes } from 'node:crypto';
+import { type Insertable, sql, type Transaction } from 'kysely';
+import { AD_RULES, recountTaxonomy, recountUserAds, slugify } from '../../domain/ads.ts';
+import type { MediaStorage } from '../../media/storage.ts';
+import type { DB, DialectName } from '../index.ts';
+import type { AdStatus, Database } from '../schema.ts';
+import { toBool, toJson, toNumber } from '../values.ts';
+import {
+  type AttrValue,
+  type ContentAttribute,
+  type ContentCategory,
+  type ContentPlace,
+  createRng,
+  type Rng,
+  writeAd,
+} from './ad-content.ts';
+import { DEMO_ACCOUNTS } from './demo-accounts.ts';
+import { categoryHue, demoPhotoBytes, type StoredPhoto, storeDemoPhoto } from './demo-photos.ts';
+
+/** Any fixed number: the same seed writes the same ads. */
+export const DEMO_ADS_SEED = 20_260_410;
+export const DEMO_ADS_COUNT = 300;
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+type Handle = { db: DB; dialect: DialectName };
+type Tx = Transaction<Database> | DB;
+
+/** The demo member's ads: one of each of these statuses (one active, far from the free allowance). */
+const MEMBER_STATUSES: AdStatus[] = ['published', 'sold', 'expired', 'rejected', 'draft'];
+const MEMBER_EMAIL = DEMO_ACCOUNTS.find((a) => a.role === null && !a.superAdmin)?.email ?? 'user@souq.test';
+const MODERATOR_EMAILS = DEMO_ACCOUNTS.filter((a) => a.role === 'moderator' || a.superAdmin).map((a) => a.email);
+
+/**
+ * Demo sellers (no password: nobody signs in as them). Three are shops that post mostly in their
+ * taxonomy; the others are people. Phone numbers are Libyana-style (091…), so the ad page shows
+ * call and WhatsApp buttons.
+ */
+export const DEMO_SELLERS = [
+  { email: 'seller-01@souq.test', name: 'معرض النخبة للسيارات', city: 'tripoli', focus: 'motors' },
+  { email: 'seller-02@souq.test', name: 'مكتب الريادة العقاري', city: 'benghazi', focus: 'property' },
+  { email: 'seller-03@souq.test', name: 'متجر التقنية الحديثة', city: 'misrata', focus: 'electronics' },
+  { email: 'seller-04@souq.test', name: 'محمد الورفلي', city: 'tripoli', focus: null },
+  { email: 'seller-05@souq.test', name: 'أحمد المصراتي', city: 'misrata', focus: null },
+  { email: 'seller-06@souq.test', name: 'فاطمة الزوي', city: 'benghazi', focus: null },
+  { email: 'seller-07@souq.test', name: 'عبد الرحمن الترهوني', city: 'tarhuna', focus: null },
+  { email: 'seller-08@souq.test', name: 'خالد البرعصي', city: 'bayda', focus: null },
+  { email: 'seller-09@souq.test', name: 'مريم الفيتوري', city: 'zawiya', focus: null },
+  { email: 'seller-10@souq.test', name: 'نورية الشريف', city: 'sabha', focus: null },
+  { email: 'seller-11@souq.test', name: 'يوسف الككلي', city: 'janzour', focus: null },
+  { email: 'seller-12@souq.test', name: 'هدى المقريف', city: 'benghazi', focus: null },
+] as const;
+
+const FIRST_NAMES = ['محمد', 'أحمد', 'علي', 'عمر', 'سالم', 'خالد', 'مصطفى', 'فاطمة', 'عائشة', 'مريم', 'سارة', 'حنان'];
+const FAMILY_NAMES = ['الورفلي', 'المصراتي', 'الزوي', 'البرعصي', 'الفيتوري', 'الككلي', 'القماطي', 'الشريف', 'العبيدي'];
+
+const REJECTIONS: [string, string][] = [
+  ['الصور لا تعرض السلعة المعلن عنها.', 'The photos do not show the item advertised.'],
+  ['السعر غير واقعي أو غير واضح.', 'The price is unrealistic or unclear.'],
+  ['الإعلان مكرر: يوجد إعلان مطابق منشور.', 'Duplicate of an ad already published.'],
+  ['القسم غير مناسب، يرجى اختيار القسم الصحيح.', 'Wrong category: please choose the right one.'],
+  ['الوصف يحتوي على رقم هاتف أو رابط خارجي.', 'The description contains a phone number or an external link.'],
+];
+
+/**
+ * Share of each status: demo ads show every one; bulk ads are mostly published. Fewer pending ads
+ * than the moderation queue's first page (20), so an ad placed on a demo site shows on it.
+ */
+const DEMO_MIX: [AdStatus, number][] = [
+  ['published', 0.76],
+  ['pending', 0.03],
+  ['rejected', 0.04],
+  ['sold', 0.05],
+  ['expired', 0.05],
+  ['archived', 0.01],
+  ['deleted', 0.02],
+  ['draft', 0.04],
+];
+const BULK_MIX: [AdStatus, number][] = [
+  ['published', 0.9],
+  ['pending', 0.02],
+  ['rejected', 0.01],
+  ['sold', 0.03],
+  ['expired', 0.03],
+  ['deleted', 0.005],
+  ['draft', 0.005],
+];
+
+/** How often each taxonomy gets an ad, and the leaf categories people use most. */
+const TAXONOMY_WEIGHT: Record<string, number> = {
+  motors: 30,
+  property: 20,
+  electronics: 16,
+  'home-garden': 10,
+  fashion: 7,
+  jobs: 6,
+  services: 6,
+  'hobbies-pets': 5,
+};
+const LEAF_WEIGHT: Record<string, number> = {
+  toyota: 10,
+  hyundai: 8,
+  kia: 7,
+  nissan: 4,
+  'mercedes-benz': 4,
+  'apartments-for-sale': 6,
+  'apartments-for-rent': 6,
+  'houses-for-sale': 4,
+  'land-for-sale': 4,
+  iphone: 6,
+  'samsung-phones': 5,
+  laptops: 3,
+  'generators-solar': 3,
+  'air-conditioners': 2,
+  livestock: 3,
+};
+
+const SEASIDE = new Set(['boats', 'chalets-for-rent', 'fishing-gear']);
+const INLAND = new Set(
+  (
+    'sabha ubari murzuq brak ghat qatrun hun waddan sokna kufra jalu awjila gharyan yefren nalut jadu ghadames ' +
+    'mizda zintan bani-walid tarhuna aziziya msallata abyar'
+  ).split(' '),
+);
+
+// ───────────────────────── the catalogue, read once ─────────────────────────
+
+interface Leaf extends ContentCategory {
+  id: number;
+  taxonomyId: number;
+  attributeIds: Map<string, { id: number; type: ContentAttribute['type'] }>;
+}
+
+interface City {
+  id: number;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  areas: { id: number; name_ar: string; name_en: string; lat: number; lng: number }[];
+}
+
+interface Catalogue {
+  taxonomies: { id: number; slug: string }[];
+  /** Leaf categories by taxonomy slug, with their weights. */
+  leaves: Map<string, [Leaf, number][]>;
+  cities: City[];
+  cityWeights: [City, number][];
+}
+
+async function loadCatalogue(db: DB): Promise<Catalogue> {
+  const [taxonomies, categories, attributes, cities, areas] = await Promise.all([
+    db.selectFrom('taxonomies').select(['id', 'slug']).where('active', '=', true).orderBy('position').execute(),
+    db
+      .selectFrom('categories')
+      .select(['id', 'taxonomy_id', 'parent_id', 'slug', 'name_ar', 'name_en', 'position'])
+      .where('active', '=', true)
+      .orderBy('taxonomy_id')
+      .orderBy('depth')
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('attributes').selectAll().orderBy('position').orderBy('id').execute(),
+    db.selectFrom('cities').select(['id', 'slug', 'name_ar', 'name_en']).orderBy('position').orderBy('id').execute(),
+    db
+      .selectFrom('areas')
+      .select(['id', 'city_id', 'name_ar', 'name_en', 'lat', 'lng'])
+      .orderBy('city_id')
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+  ]);
+  if (taxonomies.length === 0) throw new Error('No catalogue: seed the catalogue before ads.');
+  const taxonomySlug = new Map(taxonomies.map((t) => [t.id, t.slug]));
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const parents = new Set(categories.map((c) => c.parent_id).filter((id) => id !== null));
+  const toContent = (a: (typeof attributes)[number]): ContentAttribute & { id: number } => ({
+    id: a.id,
+    key: a.key,
+    type: a.type,
+    required: toBool(a.required),
+    options: toJson(a.options, []),
+    min: a.min === null ? null : toNumber(a.min),
+    max: a.max === null ? null : toNumber(a.max),
+  });
+  const ofTaxonomy = new Map<number, ReturnType<typeof toContent>[]>();
+  const ofCategory = new Map<number, ReturnType<typeof toContent>[]>();
+  for (const a of attributes) {
+    const map = a.taxonomy_id !== null ? ofTaxonomy : ofCategory;
+    const owner = (a.taxonomy_id ?? a.category_id) as number;
+    map.set(owner, [...(map.get(owner) ?? []), toContent(a)]);
+  }
+  const leaves = new Map<string, [Leaf, number][]>();
+  for (const c of categories) {
+    if (parents.has(c.id) || !taxonomySlug.has(c.taxonomy_id)) continue;
+    const chain: typeof categories = [];
+    for (
+      let at: (typeof categories)[number] | undefined = c;
+      at;
+      at = at.parent_id ? byId.get(at.parent_id) : undefined
+    ) {
+      chain.unshift(at);
+    }
+    const attrs = [...(ofTaxonomy.get(c.taxonomy_id) ?? []), ...chain.flatMap((k) => ofCategory.get(k.id) ?? [])];
+    const slug = taxonomySlug.get(c.taxonomy_id) as string;
+    const leaf: Leaf = {
+      id: c.id,
+      taxonomyId: c.taxonomy_id,
+      slug: c.slug,
+      name_ar: c.name_ar,
+      name_en: c.name_en,
+      parentSlug: c.parent_id ? (byId.get(c.parent_id)?.slug ?? null) : null,
+      taxonomySlug: slug,
+      attributes: attrs,
+      attributeIds: new Map(attrs.map((a) => [a.key, { id: a.id, type: a.type }])),
+    };
+    leaves.set(slug, [...(leaves.get(slug) ?? []), [leaf, LEAF_WEIGHT[c.slug] ?? 1]]);
+  }
+  const areasOf = new Map<number, City['areas']>();
+  for (const a of areas) areasOf.set(a.city_id, [...(areasOf.get(a.city_id) ?? []), a]);
+  const list: City[] = cities.map((c) => ({ ...c, areas: areasOf.get(c.id) ?? [] }));
+  // Tripoli and Benghazi first by far, then the order of the list (most important first).
+  const cityWeights = list.map((c, i): [City, number] => [
+    c,
+    i === 0 ? 30 : i === 1 ? 18 : Math.max(0.6, 8 - i * 0.35),
+  ]);
+  return { taxonomies, leaves, cities: list, cityWeights };
+}
+
+// ───────────────────────── sellers ─────────────────────────
+
+interface Seller {
+  id: string;
+  cityId: number | null;
+  focus: string | null;
+}
+
+interface People {
+  /** The demo member (user@souq.test), when that account exists. */
+  member: Seller | null;
+  /** Who approves and rejects (the demo moderator or admin), when one exists. */
+  moderatorId: string | null;
+  sellers: Seller[];
+}
+
+async function ensureSellers(db: DB, catalogue: Catalogue, now: Date, extra: number): Promise<People> {
+  const cityId = new Map(catalogue.cities.map((c) => [c.slug, c.id]));
+  const wanted = [
+    ...DEMO_SELLERS.map((s, i) => ({ ...s, phone: `+2189100001${String(i + 1).padStart(2, '0')}` })),
+    ...Array.from({ length: extra }, (_, i) => ({
+      email: `bulk-seller-${String(i + 1).padStart(5, '0')}@souq.test`,
+      name: `${FIRST_NAMES[i % FIRST_NAMES.length]} ${FAMILY_NAMES[Math.floor(i / FIRST_NAMES.length) % FAMILY_NAMES.length]}`,
+      city: catalogue.cities[i % catalogue.cities.length]?.slug ?? 'tripoli',
+      focus: null,
+      phone: null as string | null,
+    })),
+  ];
+  const existing = new Map<string, string>();
+  for (let i = 0; i < wanted.length; i += 500) {
+    const emails = wanted.slice(i, i + 500).map((s) => s.email);
+    for (const row of await db.selectFrom('users').select(['id', 'email']).where('email', 'in', emails).execute()) {
+      existing.set(row.email, row.id);
+    }
+  }
+  const missing = wanted.filter((s) => !existing.has(s.email));
+  const rows = missing.map((s, i) => {
+    const id = randomBytes(16).toString('hex');
+    existing.set(s.email, id);
+    const since = new Date(now.getTime() - (120 + ((i * 37) % 700)) * DAY);
+    return {
+      id,
+      name: s.name,
+      email: s.email,
+      email_verified: true,
+      phone_number: s.phone,
+      phone_number_verified: s.phone !== null,
+      show_phone: s.phone !== null,
+      locale: 'ar',
+      city_id: cityId.get(s.city) ?? null,
+      created_at: since,
+      updated_at: since,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('users')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  const sellers = wanted.map((s) => ({
+    id: existing.get(s.email) as string,
+    cityId: cityId.get(s.city) ?? null,
+    focus: s.focus,
+  }));
+  const staff = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', 'in', [MEMBER_EMAIL, ...MODERATOR_EMAILS])
+    .execute();
+  const member = staff.find((u) => u.email === MEMBER_EMAIL);
+  const moderator = MODERATOR_EMAILS.map((e) => staff.find((u) => u.email === e)).find(Boolean);
+  return {
+    member: member ? { id: member.id, cityId: null, focus: null } : null,
+    moderatorId: moderator?.id ?? null,
+    sellers,
+  };
+}
+
+// ───────────────────────── one ad ─────────────────────────
+
+interface PlannedAd {
+  row: Insertable<Database['ads']> & { id: number };
+  values: Insertable<Database['ad_attribute_values']>[];
+  history: Insertable<Database['ad_status_history']>[];
+  leaf: Leaf;
+  status: AdStatus;
+  ownerId: string;
+  /** Photos to draw for it (demo mode). */
+  photos: number;
+}
+
+/** Typed value rows, as placing an ad writes them (server/domain/ads.ts): false booleans are not stored. */
+function valueRows(adId: number, leaf: Leaf, attrs: Record<string, AttrValue>) {
+  const rows: Insertable<Database['ad_attribute_values']>[] = [];
+  for (const [key, v] of Object.entries(attrs)) {
+    const a = leaf.attributeIds.get(key);
+    if (!a) continue;
+    const base = {
+      ad_id: adId,
+      attribute_id: a.id,
+      value_text: null,
+      value_number: null,
+      value_bool: null,
+      value_date: null,
+      value_option: null,
+    };
+    switch (a.type) {
+      case 'number':
+      case 'year':
+        rows.push({ ...base, value_number: Number(v) });
+        break;
+      case 'boolean':
+        if (v === true) rows.push({ ...base, value_bool: true });
+        break;
+      case 'select':
+        rows.push({ ...base, value_option: String(v) });
+        break;
+      case 'multiselect':
+        for (const option of v as string[]) rows.push({ ...base, value_option: option });
+        break;
+      case 'date':
+        rows.push({ ...base, value_date: String(v) });
+        break;
+      default:
+        rows.push({ ...base, value_text: String(v) });
+    }
+  }
+  return rows;
+}
+
+function chooseLeaf(r: Rng, catalogue: Catalogue, taxonomy?: string): Leaf {
+  const slug =
+    taxonomy ?? r.weighted(catalogue.taxonomies.map((t): [string, number] => [t.slug, TAXONOMY_WEIGHT[t.slug] ?? 3]));
+  const leaves = catalogue.leaves.get(slug) ?? [...catalogue.leaves.values()][0];
+  return r.weighted(leaves);
+}
+
+interface PlanContext {
+  catalogue: Catalogue;
+  people: People;
+  now: Date;
+  seed: number;
+}
+
+function planAd(ctx: PlanContext, index: number, id: number, status: AdStatus, owner: Seller, taxonomy?: string) {
+  const { catalogue, now } = ctx;
+  const r = createRng((ctx.seed + Math.imul(index + 1, 0x9e3779b9)) >>> 0);
+  const preferred = owner.focus && r.chance(0.85) ? owner.focus : taxonomy;
+  const leaf = chooseLeaf(r, catalogue, preferred);
+  const home = owner.cityId !== null && r.chance(0.6) ? catalogue.cities.find((c) => c.id === owner.cityId) : undefined;
+  let city = home ?? r.weighted(catalogue.cityWeights);
+  // Boats and beach chalets are by the sea.
+  if (SEASIDE.has(leaf.slug) && INLAND.has(city.slug)) {
+    city = r.weighted(catalogue.cityWeights.filter(([c]) => !INLAND.has(c.slug)));
+  }
+  const area = city.areas.length && r.chance(0.75) ? r.pick(city.areas) : null;
+  const place: ContentPlace = { city, area };
+  const content = writeAd(r, leaf, place);
+
+  // When things happened, newest last; every ad lives in the last 30 days except those already
+  // past their lifetime (expired, archived).
+  const t = now.getTime();
+  const lifetime = AD_RULES.lifetimeDays * DAY;
+  const created =
+    status === 'pending'
+      ? t - r.next() * 2 * DAY
+      : status === 'expired'
+        ? t - lifetime - (1 + r.next() * 10) * DAY
+        : status === 'archived'
+          ? t - lifetime - (20 + r.next() * 20) * DAY
+          : t - (0.05 + r.next() * 29.5) * DAY;
+  const everPublished = ['published', 'sold', 'expired', 'archived', 'deleted'].includes(status);
+  const published = everPublished ? Math.min(created + (0.25 + r.next() * 10) * HOUR, t - 60_000) : null;
+  let bumped = published;
+  if (status === 'published' && published !== null && t - published > 9 * DAY && r.chance(0.15)) {
+    // Reposted once after the cool-down.
+    bumped = published + (AD_RULES.repostCooldownDays + r.next() * ((t - published) / DAY - 8)) * DAY;
+  }
+  const expires = published !== null ? published + lifetime : null;
+  const events: { from: AdStatus | null; to: AdStatus; at: number; actor: string | null; reason?: string }[] = [];
+  const mod = ctx.people.moderatorId;
+  if (status === 'draft') events.push({ from: null, to: 'draft', at: created, actor: owner.id });
+  else {
+    events.push({ from: null, to: 'pending', at: created, actor: owner.id });
+    if (published !== null) events.push({ from: 'pending', to: 'published', at: published, actor: mod });
+  }
+  const after = (from: number, upTo = t) => from + r.next() * Math.max(0, upTo - from);
+  let rejection: string | null = null;
+  if (status === 'rejected') {
+    const [ar, en] = r.pick(REJECTIONS);
+    rejection = content.lang === 'ar' ? ar : en;
+    events.push({
+      from: 'pending',
+      to: 'rejected',
+      at: Math.min(created + (1 + r.next() * 20) * HOUR, t),
+      actor: mod,
+      reason: rejection,
+    });
+  }
+  if (status === 'sold' && published !== null)
+    events.push({ from: 'published', to: 'sold', at: after(published), actor: owner.id });
+  if ((status === 'expired' || status === 'archived') && expires !== null)
+    events.push({ from: 'published', to: 'expired', at: expires, actor: null });
+  if (status === 'archived' && expires !== null)
+    events.push({ from: 'expired', to: 'archived', at: after(expires), actor: null });
+  if (status === 'deleted' && published !== null)
+    events.push({ from: 'published', to: 'deleted', at: after(published), actor: owner.id });
+  const last = events[events.length - 1].at;
+  const days = Math.max(0, ((status === 'published' ? t : last) - (published ?? last)) / DAY);
+  const views = published === null ? 0 : Math.round(days * (3 + r.next() * 40) + r.int(0, 12));
+  const pin = area && r.chance(0.4);
+
+  const adRow: PlannedAd['row'] = {
+    id,
+    user_id: owner.id,
+    taxonomy_id: leaf.taxonomyId,
+    category_id: leaf.id,
+    slug: slugify(content.title),
+    title: content.title,
+    description: content.description,
+    price: content.price,
+    currency: content.currency,
+    price_type: content.price_type,
+    city_id: city.id,
+    area_id: area?.id ?? null,
+    lat: pin && area ? Number((area.lat + (r.next() - 0.5) * 0.008).toFixed(5)) : null,
+    lng: pin && area ? Number((area.lng + (r.next() - 0.5) * 0.008).toFixed(5)) : null,
+    contact_phone: r.chance(0.85),
+    contact_whatsapp: r.chance(0.6),
+    status,
+    rejection_reason: rejection,
+    bumped_at: bumped === null ? null : new Date(bumped),
+    published_at: published === null ? null : new Date(published),
+    expires_at: expires === null ? null : new Date(expires),
+    views,
+    created_at: new Date(created),
+    updated_at: new Date(last),
+    deleted_at: status === 'deleted' ? new Date(last) : null,
+  };
+  const photos =
+    leaf.taxonomySlug === 'jobs'
+      ? r.chance(0.15)
+        ? 1
+        : 0
+      : r.weighted<number>([
+          [0, 1],
+          [1, 5],
+          [2, 3],
+          [3, 1.5],
+        ]);
+  return {
+    row: adRow,
+    values: valueRows(id, leaf, content.attrs),
+    history: events.map((e) => ({
+      ad_id: id,
+      from_status: e.from,
+      to_status: e.to,
+      actor_id: e.actor,
+      reason: e.reason ?? null,
+      created_at: new Date(e.at),
+    })),
+    leaf,
+    status,
+    ownerId: owner.id,
+    photos,
+  } satisfies PlannedAd;
+}
+
+/** `n` statuses in the given shares, shuffled; with `every`, each status at least once. */
+function statusList(r: Rng, n: number, mix: [AdStatus, number][], every: boolean): AdStatus[] {
+  const list: AdStatus[] = [];
+  for (const [status, share] of mix.slice(1)) {
+    const k = Math.max(every && n >= mix.length * 2 ? 1 : 0, Math.floor(n * share));
+    for (let i = 0; i < k; i++) list.push(status);
+  }
+  while (list.length < n) list.push(mix[0][0]);
+  list.length = n;
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(r.next() * (i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list;
+}
+
+function pickOwner(r: Rng, people: People, index: number): Seller {
+  const { sellers } = people;
+  // Bulk ads go round the bulk sellers; of the demo ads, the three shops hold about a third.
+  if (sellers.length > DEMO_SELLERS.length)
+    return sellers[DEMO_SELLERS.length + (index % (sellers.length - DEMO_SELLERS.length))];
+  return r.chance(0.35) ? sellers[r.int(0, 2)] : sellers[r.int(3, sellers.length - 1)];
+}
+
+// ───────────────────────── writing ─────────────────────────
+
+/** Multi-row inserts of at most `size` rows (the parameter limits: 32 766 on SQLite, 65 535 on PostgreSQL). */
+async function insertAll<T extends 'ads' | 'ad_attribute_values' | 'ad_status_history' | 'ad_images'>(
+  tx: Tx,
+  table: T,
+  rows: Insertable<Database[T]>[],
+  size: number,
+) {
+  for (let i = 0; i < rows.length; i += size) {
+    await tx
+      .insertInto(table)
+      .values(rows.slice(i, i + size) as any)
+      .execute();
+  }
+}
+
+async function writeAds(
+  tx: Tx,
+  dialect: DialectName,
+  planned: PlannedAd[],
+  images: Insertable<Database['ad_images']>[],
+) {
+  await insertAll(
+    tx,
+    'ads',
+    planned.map((p) => p.row),
+    400,
+  );
+  await insertAll(
+    tx,
+    'ad_attribute_values',
+    planned.flatMap((p) => p.values),
+    2000,
+  );
+  await insertAll(
+    tx,
+    'ad_status_history',
+    planned.flatMap((p) => p.history),
+    2000,
+  );
+  await insertAll(tx, 'ad_images', images, 2000);
+  // Ids were given explicitly: move PostgreSQL's identity past them (SQLite follows by itself).
+  if (dialect === 'postgres') {
+    await sql`select setval(pg_get_serial_sequence('ads', 'id'), (select max(id) from ads))`.execute(tx);
+  }
+}
+
+async function nextAdId(db: Tx): Promise<number> {
+  const row = await db
+    .selectFrom('ads')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst();
+  return toNumber(row?.max ?? 0) + 1;
+}
+
+/** Every taxonomy's category counts and every seller's active-ad count, as the jobs would leave them. */
+export async function recountAds(db: DB, taxonomyIds: number[], userIds: Iterable<string>): Promise<void> {
+  for (const id of taxonomyIds) await recountTaxonomy(db, id);
+  for (const id of new Set(userIds)) await recountUserAds(db, id);
+}
+
+export async function hasAds(db: Tx): Promise<boolean> {
+  return !!(await db.selectFrom('ads').select('id').limit(1).executeTakeFirst());
+}
+
+// ───────────────────────── photos ─────────────────────────
+
+async function drawPhotos(
+  db: DB,
+  storage: MediaStorage,
+  planned: PlannedAd[],
+  now: Date,
+  seed: number,
+  concurrency = 3,
+): Promise<number> {
+  let next = 0;
+  let made = 0;
+  const worker = async () => {
+    for (;;) {
+      const ad = planned[next++];
+      if (!ad) return;
+      const r = createRng((seed ^ Math.imul(ad.row.id, 0x85ebca6b)) >>> 0);
+      const hue = categoryHue(ad.leaf.slug);
+      const portrait = ['fashion'].includes(ad.leaf.taxonomySlug) || ad.leaf.parentSlug === 'mobile-phones';
+      const rows: Insertable<Database['ad_images']>[] = [];
+      for (let position = 0; position < ad.photos; position++) {
+        const bytes = await demoPhotoBytes(r, ad.leaf.taxonomySlug, (hue + position * 12) % 360, portrait);
+        const stored = await storeDemoPhoto(storage, bytes, now);
+        rows.push(imageRow(ad, stored, position));
+      }
+      if (rows.length) await db.insertInto('ad_images').values(rows).execute();
+      made += rows.length;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return made;
+}
+
+function imageRow(ad: PlannedAd, photo: StoredPhoto, position: number): Insertable<Database['ad_images']> {
+  return {
+    ad_id: ad.row.id,
+    user_id: ad.ownerId,
+    position,
+    key: photo.key,
+    width: photo.width,
+    height: photo.height,
+    variants: JSON.stringify(photo.variants),
+    created_at: ad.row.created_at,
+  };
+}
+
+// ───────────────────────── demo ─────────────────────────
+
+export interface DemoAdsOptions {
+  count?: number;
+  /** Where photos are stored; without it the ads have none. */
+  storage?: MediaStorage;
+  /** Photos for at most this many ads, the newest published first (default: all). */
+  photoAds?: number;
+  /** At most this many photos per ad (default 3). */
+  maxPhotosPerAd?: number;
+  now?: Date;
+  seed?: number;
+  log?: (message: string) => void;
+}
+
+export interface SeedAdsReport {
+  ads: number;
+  photos: number;
+  sellers: number;
+  statuses: Partial<Record<AdStatus, number>>;
+  ms: number;
+}
+
+/**
+ * The demo ads, into a database that has none (returns null otherwise). Needs the catalogue; uses
+ * the demo accounts when they exist and creates the demo sellers.
+ */
+export async function seedDemoAds(handle: Handle, options: DemoAdsOptions = {}): Promise<SeedAdsReport | null> {
+  const started = performance.now();
+  const { db, dialect } = handle;
+  const now = options.now ?? new Date();
+  const seed = options.seed ?? DEMO_ADS_SEED;
+  const count = options.count ?? DEMO_ADS_COUNT;
+  if (await hasAds(db)) return null;
+  const catalogue = await loadCatalogue(db);
+  const people = await ensureSellers(db, catalogue, now, 0);
+  const r = createRng(seed);
+  const statuses = statusList(r, count, DEMO_MIX, true);
+  // The demo member gets one ad of each of MEMBER_STATUSES (the first of each in the list).
+  const memberAt = new Set<number>();
+  if (people.member) {
+    for (const s of MEMBER_STATUSES) {
+      const i = statuses.findIndex((x, k) => x === s && !memberAt.has(k));
+      if (i >= 0) memberAt.add(i);
+    }
+  }
+  const ctx: PlanContext = { catalogue, people, now, seed };
+  const planned = await db.transaction().execute(async (trx) => {
+    // Checked again in the transaction: two processes starting together seed once.
+    if (await hasAds(trx)) return null;
+    const first = await nextAdId(trx);
+    const list = statuses.map((status, i) => {
+      const owner = memberAt.has(i) && people.member ? people.member : pickOwner(r, people, i);
+      // The first ads go round the taxonomies so that each has some.
+      const taxonomy =
+        i < catalogue.taxonomies.length * 2 ? catalogue.taxonomies[i % catalogue.taxonomies.length].slug : undefined;
+      return planAd(ctx, i, first + i, status, owner, taxonomy);
+    });
+    await writeAds(trx, dialect, list, []);
+    return list;
+  });
+  if (!planned) return null;
+  let photos = 0;
+  if (options.storage) {
+    const time = (p: PlannedAd) => new Date((p.row.bumped_at ?? p.row.created_at) as Date).getTime();
+    const order = [...planned]
+      .filter((p) => p.photos > 0)
+      .sort((a, b) => Number(b.status === 'published') - Number(a.status === 'published') || time(b) - time(a))
+      .slice(0, options.photoAds ?? planned.length)
+      .map((p) => ({ ...p, photos: Math.min(p.photos, options.maxPhotosPerAd ?? 3) }));
+    options.log?.(`Drawing photos for ${order.length} ads…`);
+    photos = await drawPhotos(db, options.storage, order, now, seed);
+  }
+  await recountAds(
+    db,
+    catalogue.taxonomies.map((t) => t.id),
+    planned.map((p) => p.ownerId),
+  );
+  const tally: Partial<Record<AdStatus, number>> = {};
+  for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
+  return {
+    ads: planned.length,
+    photos,
+    sellers: new Set(planned.map((p) => p.ownerId)).size,
+    statuses: tally,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+// ───────────────────────── bulk ─────────────────────────
+
+export interface BulkAdsOptions {
+  count: number;
+  /** Where the shared photos go; without it bulk ads have none. */
+  storage?: MediaStorage;
+  now?: Date;
+  seed?: number;
+  /** Ads per transaction. */
+  chunk?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Adds `count` ads quickly, for benchmarks: mostly published, attribute values and status history
+ * included, one shared photo per taxonomy (`ads/bulk/<taxonomy>`, never deleted by anything but
+ * this data). Sellers: the demo sellers plus one bulk seller per 200 ads.
+ */
+export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Promise<SeedAdsReport> {
+  const started = performance.now();
+  const { db, dialect } = handle;
+  const now = options.now ?? new Date();
+  const seed = (options.seed ?? DEMO_ADS_SEED) + 1;
+  const chunk = options.chunk ?? 5000;
+  const catalogue = await loadCatalogue(db);
+  const people = await ensureSellers(db, catalogue, now, Math.min(2000, Math.ceil(options.count / 200)));
+  const shared = new Map<string, StoredPhoto>();
+  if (options.storage) {
+    for (const t of catalogue.taxonomies) {
+      const bytes = await demoPhotoBytes(createRng(seed + t.id), t.slug, categoryHue(t.slug));
+      shared.set(t.slug, await storeDemoPhoto(options.storage, bytes, now, `ads/bulk/${t.slug}`));
+    }
+  }
+  const r = createRng(seed);
+  const statuses = statusList(r, options.count, BULK_MIX, false);
+  const ctx: PlanContext = { catalogue, people, now, seed };
+  const owners = new Set<string>();
+  let photos = 0;
+  for (let from = 0; from < options.count; from += chunk) {
+    await db.transaction().execute(async (trx) => {
+      const first = await nextAdId(trx);
+      const planned: PlannedAd[] = [];
+      for (let i = from; i < Math.min(options.count, from + chunk); i++) {
+        const owner = pickOwner(r, people, i);
+        owners.add(owner.id);
+        planned.push(planAd(ctx, i, first + (i - from), statuses[i], owner));
+      }
+      const images = planned.flatMap((p) => {
+        const photo = shared.get(p.leaf.taxonomySlug);
+        return photo ? [imageRow(p, photo, 0)] : [];
+      });
+      photos += images.length;
+      await writeAds(trx, dialect, planned, images);
+    });
+    options.log?.(`${Math.min(options.count, from + chunk)} / ${options.count} ads`);
+  }
+  await recountAds(
+    db,
+    catalogue.taxonomies.map((t) => t.id),
+    owners,
+  );
+  const tally: Partial<Record<AdStatus, number>> = {};
+  for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
+  return {
+    ads: options.count,
+    photos,
+    sellers: owners.size,
+    statuses: tally,
+    ms: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,260 @@
+// Demo ads and bulk ads (server/db/seed/ads.ts): every status and taxonomy, values that pass the
+// ad form's own schema, counters equal to a recount, idempotence, photos stored like uploads, and
+// bulk mode adding exactly N ads.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adFormSchema } from '~/lib/validation/ads.ts';
+import { DEMO_SELLERS, seedBulkAds, seedDemoAds } from '../../server/db/seed/ads.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { toBool, toNumber } from '../../server/db/values.ts';
+import { ACTIVE_STATUSES, AD_RULES, recountTaxonomy, recountUserAds } from '../../server/domain/ads.ts';
+import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { createLocalStorage } from '../../server/media/storage.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+const STATUSES = ['draft', 'pending', 'published', 'rejected', 'sold', 'expired', 'archived', 'deleted'];
+const DAY = 86_400_000;
+const now = new Date();
+
+describe.each(dialects)('demo and bulk ads on %s', (dialect) => {
+  let t: TestDatabase;
+  let memberId: string;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    await seedCatalogue(t.db);
+    // The demo member (created by the server with a password; a plain row is enough here).
+    memberId = `member-${Date.now()}`;
+    await t.db
+      .insertInto('users')
+      .values({ id: memberId, name: 'سالم بن علي', email: 'user@souq.test' } as never)
+      .execute();
+  });
+  afterAll(() => t.drop());
+
+  const ads = () =>
+    t.db
+      .selectFrom('ads')
+      .innerJoin('categories', 'categories.id', 'ads.category_id')
+      .selectAll('ads')
+      .select('categories.slug as category_slug')
+      .orderBy('ads.id')
+      .execute();
+
+  it('seeds varied demo ads in every status, taxonomy and language, once', async () => {
+    const report = await seedDemoAds(t, { count: 160, now });
+    expect(report).toMatchObject({ ads: 160, photos: 0 });
+    const rows = await ads();
+    expect(rows).toHaveLength(160);
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(STATUSES));
+    expect(rows.filter((r) => r.status === 'published').length).toBeGreaterThan(rows.length / 2);
+    const taxonomies = await t.db.selectFrom('taxonomies').select('id').execute();
+    expect(new Set(rows.map((r) => r.taxonomy_id)).size).toBe(taxonomies.length);
+    expect(new Set(rows.map((r) => r.city_id)).size).toBeGreaterThanOrEqual(10);
+    expect(new Set(rows.map((r) => r.category_id)).size).toBeGreaterThanOrEqual(40);
+    const arabic = rows.filter((r) => /[\u0600-\u06FF]/.test(r.title));
+    expect(arabic.length).toBeGreaterThan(rows.length / 3);
+    expect(rows.length - arabic.length).toBeGreaterThan(rows.length / 5);
+    // Sellers: the demo shops and people, and the demo member with one ad of several statuses.
+    const sellers = await t.db.selectFrom('users').select(['id', 'email']).execute();
+    for (const s of DEMO_SELLERS) expect(sellers.map((u) => u.email)).toContain(s.email);
+    const own = rows.filter((r) => r.user_id === memberId).map((r) => r.status);
+    expect(own.sort()).toEqual(['draft', 'expired', 'published', 'rejected', 'sold']);
+    expect(own.filter((s) => ACTIVE_STATUSES.includes(s)).length).toBeLessThan(AD_RULES.freeActiveAds);
+
+    // A second run adds nothing.
+    expect(await seedDemoAds(t, { count: 160, now })).toBeNull();
+    expect(await ads()).toHaveLength(160);
+  });
+
+  it('gives every ad dates, history and fields that fit its status', async () => {
+    const history = await t.db.selectFrom('ad_status_history').selectAll().orderBy('id').execute();
+    const time = (v: unknown) => (v === null ? null : new Date(v as string).getTime());
+    const byAd = Map.groupBy(history, (h) => h.ad_id);
+    const rows = await ads();
+    expect(rows.filter((r) => toNumber(r.views) > 0).length).toBeGreaterThan(rows.length / 2);
+    for (const ad of rows) {
+      const events = byAd.get(ad.id) ?? [];
+      expect(events.length, `history of ${ad.id}`).toBeGreaterThan(0);
+      expect(events[0].from_status).toBeNull();
+      expect(events[events.length - 1].to_status).toBe(ad.status);
+      const created = time(ad.created_at) as number;
+      expect(created).toBeLessThanOrEqual(now.getTime());
+      expect(created).toBeGreaterThan(now.getTime() - 70 * DAY);
+      if (!['expired', 'archived'].includes(ad.status)) expect(created).toBeGreaterThan(now.getTime() - 30 * DAY);
+      const published = time(ad.published_at);
+      if (['draft', 'pending', 'rejected'].includes(ad.status)) expect(published).toBeNull();
+      else {
+        expect(published).toBeGreaterThanOrEqual(created);
+        expect(time(ad.expires_at)).toBe((published as number) + AD_RULES.lifetimeDays * DAY);
+      }
+      if (ad.status === 'published') expect(time(ad.expires_at)).toBeGreaterThan(now.getTime());
+      if (ad.status === 'expired') expect(time(ad.expires_at)).toBeLessThanOrEqual(now.getTime());
+      expect(ad.rejection_reason !== null).toBe(ad.status === 'rejected');
+      expect(ad.deleted_at !== null).toBe(ad.status === 'deleted');
+      if (published === null) expect(toNumber(ad.views)).toBe(0);
+      expect(ad.slug).toMatch(/^[\p{L}\p{N}-]+$/u);
+    }
+  });
+
+  it('writes attribute values that pass the category’s ad form schema', async () => {
+    const rows = await ads();
+    const values = Map.groupBy(
+      await t.db.selectFrom('ad_attribute_values').selectAll().orderBy('id').execute(),
+      (v) => v.ad_id,
+    );
+    const areas = new Map(
+      (await t.db.selectFrom('areas').select(['id', 'city_id']).execute()).map((a) => [a.id, a.city_id]),
+    );
+    const cache = new Map<string, Attribute[]>();
+    for (const ad of rows) {
+      let attributes = cache.get(ad.category_slug);
+      if (!attributes) {
+        attributes = await listCategoryAttributes(t.db, ad.category_slug);
+        cache.set(ad.category_slug, attributes);
+      }
+      const mine = values.get(ad.id) ?? [];
+      const attrs: Record<string, unknown> = {};
+      for (const a of attributes) {
+        const of = mine.filter((v) => v.attribute_id === a.id);
+        if (of.length === 0) continue;
+        const v = of[0];
+        if (a.type === 'multiselect') attrs[a.key] = of.map((x) => x.value_option);
+        else if (a.type === 'select') attrs[a.key] = v.value_option;
+        else if (a.type === 'boolean') attrs[a.key] = toBool(v.value_bool) ? 'on' : undefined;
+        else if (a.type === 'number' || a.type === 'year') attrs[a.key] = String(v.value_number);
+        else if (a.type === 'date') attrs[a.key] = v.value_date;
+        else attrs[a.key] = v.value_text;
+      }
+      // No value row belongs to an attribute the category does not have.
+      expect(mine.every((v) => attributes.some((a) => a.id === v.attribute_id))).toBe(true);
+      const form = {
+        title: ad.title,
+        description: ad.description,
+        price_type: ad.price_type,
+        price: ad.price === null ? '' : String(ad.price),
+        currency: ad.currency,
+        city: String(ad.city_id),
+        area: ad.area_id === null ? '' : String(ad.area_id),
+        lat: ad.lat === null ? '' : String(ad.lat),
+        lng: ad.lng === null ? '' : String(ad.lng),
+        contact_phone: toBool(ad.contact_phone) ? 'on' : undefined,
+        submission_key: `seed-${ad.id}`,
+        attrs,
+      };
+      const parsed = adFormSchema(attributes).safeParse(form);
+      expect(parsed.success ? [] : parsed.error.issues, `ad ${ad.id} in ${ad.category_slug}`).toEqual([]);
+      if (ad.price_type === 'fixed' || ad.price_type === 'negotiable') expect(toNumber(ad.price)).toBeGreaterThan(0);
+      else expect(ad.price).toBeNull();
+      // The area, when given, is in the ad's city.
+      if (ad.area_id !== null) expect(areas.get(ad.area_id)).toBe(ad.city_id);
+    }
+  });
+
+  async function expectCountersLikeARecount() {
+    const counts = async () => ({
+      categories: (await t.db.selectFrom('categories').select(['id', 'ads_count']).orderBy('id').execute()).map((c) => [
+        c.id,
+        toNumber(c.ads_count),
+      ]),
+      users: (await t.db.selectFrom('users').select(['id', 'active_ads_count']).orderBy('id').execute()).map((u) => [
+        u.id,
+        toNumber(u.active_ads_count),
+      ]),
+    });
+    const seeded = await counts();
+    expect(seeded.categories.some(([, n]) => (n as number) > 0)).toBe(true);
+    for (const { id } of await t.db.selectFrom('taxonomies').select('id').execute()) await recountTaxonomy(t.db, id);
+    for (const { id } of await t.db.selectFrom('users').select('id').execute()) await recountUserAds(t.db, id);
+    expect(await counts()).toEqual(seeded);
+  }
+
+  it('leaves the category and member counters as a recount would', async () => {
+    await expectCountersLikeARecount();
+    const member = await t.db
+      .selectFrom('users')
+      .select('active_ads_count')
+      .where('id', '=', memberId)
+      .executeTakeFirstOrThrow();
+    expect(toNumber(member.active_ads_count)).toBe(1);
+  });
+
+  it('bulk mode adds exactly N ads with values and history, and ids keep counting after it', async () => {
+    const before = (await ads()).length;
+    const values = async () =>
+      toNumber(
+        (
+          await t.db
+            .selectFrom('ad_attribute_values')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const valuesBefore = await values();
+    const report = await seedBulkAds(t, { count: 1234, chunk: 500, now });
+    expect(report.ads).toBe(1234);
+    const rows = await ads();
+    expect(rows).toHaveLength(before + 1234);
+    const added = rows.slice(before);
+    expect(added.filter((r) => r.status === 'published').length).toBeGreaterThan(1234 * 0.8);
+    expect(await values()).toBeGreaterThan(valuesBefore + 1234);
+    const history = await t.db
+      .selectFrom('ad_status_history')
+      .select((eb) => eb.fn.count('ad_id').distinct().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(toNumber(history.n)).toBe(before + 1234);
+    await expectCountersLikeARecount();
+    // Explicit ids left the identity in step: an ad inserted the usual way gets the next id.
+    const next = await t.db
+      .insertInto('ads')
+      .values({
+        user_id: memberId,
+        taxonomy_id: added[0].taxonomy_id,
+        category_id: added[0].category_id,
+        slug: 'after-bulk',
+        title: 'After the bulk ads',
+        description: 'Inserted without an id after the bulk ads.',
+        city_id: added[0].city_id,
+        contact_phone: false,
+        contact_whatsapp: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(next.id).toBe(Math.max(...rows.map((r) => r.id)) + 1);
+  });
+});
+
+describe.each(dialects)('demo ad photos on %s', (dialect) => {
+  let t: TestDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    await seedCatalogue(t.db);
+    dir = mkdtempSync(path.join(tmpdir(), 'souq-seed-photos-'));
+  });
+  afterAll(async () => {
+    await t.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws them, processed and stored like uploads, for the newest published ads first', async () => {
+    const storage = createLocalStorage(dir);
+    const report = await seedDemoAds(t, { count: 20, storage, photoAds: 2, maxPhotosPerAd: 1, now });
+    expect(report?.photos).toBe(2);
+    const images = await t.db
+      .selectFrom('ad_images')
+      .innerJoin('ads', 'ads.id', 'ad_images.ad_id')
+      .select(['ad_images.key', 'ad_images.width', 'ad_images.height', 'ad_images.variants', 'ads.status'])
+      .execute();
+    expect(images).toHaveLength(2);
+    for (const image of images) {
+      expect(image.status).toBe('published');
+      expect(image.key).toMatch(/^ads\/\d{4}\/\d{2}\/[0-9a-f]{32}$/);
+      expect(image.width * image.height).toBeGreaterThan(0);
+      for (const variant of ['thumb', 'medium', 'large']) {
+        expect(existsSync(path.join(dir, `${image.key}-${variant}.webp`))).toBe(true);
+      }
+    }
+  });
+});
