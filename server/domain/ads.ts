@@ -79,7 +79,11 @@ export function slugify(title: string): string {
 }
 
 /** Typed value rows of an ad's attributes (one per option of a multiselect). */
-function valueRows(adId: number, attributes: Attribute[], attrs: Record<string, unknown>) {
+export function valueRows(
+  adId: number,
+  attributes: Pick<Attribute, 'id' | 'key' | 'type'>[],
+  attrs: Record<string, unknown>,
+) {
   const rows: Insertable<Database['ad_attribute_values']>[] = [];
   for (const a of attributes) {
     const v = attrs[a.key];

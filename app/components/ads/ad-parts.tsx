@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconMapPin, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -78,5 +78,26 @@ export function StatusBadge({ status }: { status: string }) {
     <Badge color={color} variant="light">
       {t(`status.${status}`)}
     </Badge>
+  );
+}
+
+/** Previous / page n of m / next, with stable `?page=` URLs (page 1 has none). Nothing for one page. */
+export function Pager({ page, pages }: { page: number; pages: number }) {
+  const { t } = useTranslation('catalog');
+  if (pages <= 1) return null;
+  return (
+    <Group justify="center" mt="lg" component="nav" aria-label={t('pagination')}>
+      {page > 1 ? (
+        <Button component={Link} to={page === 2 ? '?' : `?page=${page - 1}`} variant="default" radius="xl">
+          {t('previous-page')}
+        </Button>
+      ) : null}
+      <Text size="sm">{t('page-of', { page, pages })}</Text>
+      {page < pages ? (
+        <Button component={Link} to={`?page=${page + 1}`} variant="default" radius="xl">
+          {t('next-page')}
+        </Button>
+      ) : null}
+    </Group>
   );
 }

@@ -1,8 +1,7 @@
-import { Avatar, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDiscountCheck, IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { AdCards } from '~/components/ads/ad-parts.tsx';
+import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localeTags, localName } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -90,26 +89,7 @@ export default function UserPage({ loaderData }: Route.ComponentProps) {
       {listing.total ? (
         <>
           <AdCards ads={listing.ads} label={t('user.ads', { count: listing.total })} />
-          {listing.pages > 1 ? (
-            <Group justify="center" component="nav" aria-label={t('catalog:pagination')}>
-              {listing.page > 1 ? (
-                <Button
-                  component={Link}
-                  to={listing.page === 2 ? '?' : `?page=${listing.page - 1}`}
-                  variant="default"
-                  radius="xl"
-                >
-                  {t('catalog:previous-page')}
-                </Button>
-              ) : null}
-              <Text size="sm">{t('catalog:page-of', { page: listing.page, pages: listing.pages })}</Text>
-              {listing.page < listing.pages ? (
-                <Button component={Link} to={`?page=${listing.page + 1}`} variant="default" radius="xl">
-                  {t('catalog:next-page')}
-                </Button>
-              ) : null}
-            </Group>
-          ) : null}
+          <Pager page={listing.page} pages={listing.pages} />
         </>
       ) : (
         <EmptyState

@@ -1,8 +1,8 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, redirect } from 'react-router';
-import { AdCards } from '~/components/ads/ad-parts.tsx';
+import { redirect } from 'react-router';
+import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -88,26 +88,7 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
             {t('ads-count', { count: listing.total })}
           </Title>
           <AdCards ads={listing.ads} label={t('ads-list')} />
-          {listing.pages > 1 ? (
-            <Group justify="center" mt="lg" component="nav" aria-label={t('pagination')}>
-              {listing.page > 1 ? (
-                <Button
-                  component={Link}
-                  to={listing.page === 2 ? '?' : `?page=${listing.page - 1}`}
-                  variant="default"
-                  radius="xl"
-                >
-                  {t('previous-page')}
-                </Button>
-              ) : null}
-              <Text size="sm">{t('page-of', { page: listing.page, pages: listing.pages })}</Text>
-              {listing.page < listing.pages ? (
-                <Button component={Link} to={`?page=${listing.page + 1}`} variant="default" radius="xl">
-                  {t('next-page')}
-                </Button>
-              ) : null}
-            </Group>
-          ) : null}
+          <Pager page={listing.page} pages={listing.pages} />
         </section>
       ) : (
         <EmptyState

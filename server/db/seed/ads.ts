@@ -14,7 +14,7 @@
 // Both end by recounting every taxonomy's categories and every seller's active ads.
 import { randomBytes } from 'node:crypto';
 import { type Insertable, sql, type Transaction } from 'kysely';
-import { AD_RULES, recountTaxonomy, recountUserAds, slugify } from '../../domain/ads.ts';
+import { AD_RULES, recountTaxonomy, recountUserAds, slugify, valueRows } from '../../domain/ads.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { DB, DialectName } from '../index.ts';
 import type { AdStatus, Database } from '../schema.ts';
@@ -332,44 +332,13 @@ interface PlannedAd {
   photos: number;
 }
 
-/** Typed value rows, as placing an ad writes them (server/domain/ads.ts): false booleans are not stored. */
-function valueRows(adId: number, leaf: Leaf, attrs: Record<string, AttrValue>) {
-  const rows: Insertable<Database['ad_attribute_values']>[] = [];
-  for (const [key, v] of Object.entries(attrs)) {
-    const a = leaf.attributeIds.get(key);
-    if (!a) continue;
-    const base = {
-      ad_id: adId,
-      attribute_id: a.id,
-      value_text: null,
-      value_number: null,
-      value_bool: null,
-      value_date: null,
-      value_option: null,
-    };
-    switch (a.type) {
-      case 'number':
-      case 'year':
-        rows.push({ ...base, value_number: Number(v) });
-        break;
-      case 'boolean':
-        if (v === true) rows.push({ ...base, value_bool: true });
-        break;
-      case 'select':
-        rows.push({ ...base, value_option: String(v) });
-        break;
-      case 'multiselect':
-        for (const option of v as string[]) rows.push({ ...base, value_option: option });
-        break;
-      case 'date':
-        rows.push({ ...base, value_date: String(v) });
-        break;
-      default:
-        rows.push({ ...base, value_text: String(v) });
-    }
-  }
-  return rows;
-}
+/** Typed value rows, exactly as placing an ad writes them. */
+const leafValueRows = (adId: number, leaf: Leaf, attrs: Record<string, AttrValue>) =>
+  valueRows(
+    adId,
+    [...leaf.attributeIds].map(([key, a]) => ({ key, id: a.id, type: a.type })),
+    attrs,
+  );
 
 function chooseLeaf(r: Rng, catalogue: Catalogue, taxonomy?: string): Leaf {
   const slug =
@@ -493,7 +462,7 @@ function planAd(ctx: PlanContext, index: number, id: number, status: AdStatus, o
         ]);
   return {
     row: adRow,
-    values: valueRows(id, leaf, content.attrs),
+    values: leafValueRows(id, leaf, content.attrs),
     history: events.map((e) => ({
       ad_id: id,
       from_status: e.from,
