@@ -57,6 +57,8 @@ export default defineConfig({
       env: {
         NODE_ENV: 'production',
         SEED_DEMO: 'true',
+        // The journeys create what they check (pending queue, empty allowances); no demo ads.
+        SEED_DEMO_ADS: 'false',
         PORT: String(port),
         HOST: '127.0.0.1',
         // The provider knows the app by this address (its registered redirect URI).

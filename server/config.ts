@@ -80,6 +80,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: intIn(0, 10, 0),
   SEED_DEMO: z.enum(['true', 'false']).optional(),
+  SEED_DEMO_ADS: z.enum(['true', 'false']).optional(),
   REALTIME_APP_ID: z.string().default('souq'),
   REALTIME_KEY: z.string().default('souq-key'),
   REALTIME_SECRET: z.string().optional(),
@@ -119,6 +120,8 @@ export interface Config {
   trustProxy: number;
   /** Create the demo accounts (never by default in production). */
   seedDemo: boolean;
+  /** With the demo accounts, also demo ads into a database without any (SEED_DEMO_ADS, default true). */
+  seedDemoAds: boolean;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +177,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV !== 'production',
+    seedDemoAds: e.SEED_DEMO_ADS ? e.SEED_DEMO_ADS === 'true' : true,
   };
 }
 

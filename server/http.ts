@@ -67,7 +67,9 @@ export async function prepareDatabase(config: Config, database: DatabaseHandle, 
     const created = await seedDemoAccounts(database.db, createAuth(config, database, { mailer: quiet }));
     if (created.length) logger.info({ created }, 'demo accounts created');
     // A lively site from the first start: demo ads into a database without any (server/db/seed/ads.ts).
-    const ads = await seedDemoAds(database, { storage: createStorage(config), ...DEMO_PHOTOS_AT_START });
+    const ads = config.seedDemoAds
+      ? await seedDemoAds(database, { storage: createStorage(config), ...DEMO_PHOTOS_AT_START })
+      : undefined;
     if (ads) logger.info({ ads: ads.ads, photos: ads.photos, ms: ads.ms }, 'demo ads seeded');
   }
 }
