@@ -65,6 +65,21 @@ export function adImageUrls(row: Pick<AdImageRef, 'key'>, storage?: Pick<MediaSt
  * A `srcset` value for an `<img>` of the photo (`… 320w, … 800w, … 1600w`), from the sizes
  * actually stored: a small source has fewer distinct widths, and srcset must not repeat one.
  */
+/** The first photo of each ad (by position), as URLs; ads without photos are absent. */
+export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<number, AdImageUrls>> {
+  const covers = new Map<number, AdImageUrls>();
+  if (adIds.length === 0) return covers;
+  const rows = await db
+    .selectFrom('ad_images')
+    .select(['ad_id', 'key'])
+    .where('ad_id', 'in', adIds)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) if (r.ad_id !== null && !covers.has(r.ad_id)) covers.set(r.ad_id, adImageUrls(r));
+  return covers;
+}
+
 export function adImageSrcSet(row: AdImageRef, storage?: Pick<MediaStorage, 'url'>): string {
   const urls = adImageUrls(row, storage) as Record<string, string>;
   const seen = new Set<number>();

@@ -1,15 +1,15 @@
 // An ad as its page shows it (PRODUCT.md §3): the ad, its place, seller, typed details with their
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { REPORT_REASONS } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
-import type { AdStatus } from '../db/schema.ts';
+import type { AdStatus, Database } from '../db/schema.ts';
 import { toBool, toIso, toNumber } from '../db/values.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
-import { type AdImageUrls, adImageUrls } from './ad-images.ts';
+import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
 
@@ -181,9 +181,23 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
 
 /** Published ads of the same category, same city first, newest first; never the ad itself. */
 export async function similarAds(db: DB, ad: Pick<AdView, 'id' | 'path' | 'city'>, limit = 6): Promise<AdCard[]> {
-  const rows = await db
+  const rows = await publishedCards(db)
+    .where('ads.category_id', '=', ad.path.category.id)
+    .where('ads.id', '!=', ad.id)
+    .orderBy((eb) => eb.case().when('ads.city_id', '=', ad.city.id).then(0).else(1).end())
+    .orderBy('ads.bumped_at', 'desc')
+    .limit(limit)
+    .execute();
+  return cardsOf(db, rows);
+}
+
+/** Published ads with what a card shows (its city, and the slugs of its URL). */
+function publishedCards(db: DB) {
+  return db
     .selectFrom('ads')
     .innerJoin('cities', 'cities.id', 'ads.city_id')
+    .innerJoin('categories', 'categories.id', 'ads.category_id')
+    .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
     .select([
       'ads.id',
       'ads.slug',
@@ -192,47 +206,49 @@ export async function similarAds(db: DB, ad: Pick<AdView, 'id' | 'path' | 'city'
       'ads.currency',
       'ads.price_type',
       'ads.bumped_at',
-      'ads.city_id',
       'cities.name_ar',
       'cities.name_en',
+      'categories.slug as category_slug',
+      'taxonomies.slug as taxonomy_slug',
     ])
-    .where('ads.category_id', '=', ad.path.category.id)
-    .where('ads.status', '=', 'published')
-    .where('ads.id', '!=', ad.id)
-    .orderBy((eb) => eb.case().when('ads.city_id', '=', ad.city.id).then(0).else(1).end())
-    .orderBy('ads.bumped_at', 'desc')
-    .limit(limit)
-    .execute();
-  return cardsOf(db, rows, ad.path.category.slug, ad.path.taxonomy.slug);
+    .where('ads.status', '=', 'published');
 }
 
-async function cardsOf(
+type CardRow = Awaited<ReturnType<ReturnType<typeof publishedCards>['execute']>>[number];
+
+/**
+ * One page of published ads of some categories (a subtree) or of one member, newest (last bumped)
+ * first, with the total and the number of pages (at least 1).
+ */
+async function pageOfCards(
   db: DB,
-  rows: {
-    id: number;
-    slug: string;
-    title: string;
-    price: number | string | null;
-    currency: string;
-    price_type: string;
-    bumped_at: unknown;
-    name_ar: string;
-    name_en: string;
-  }[],
-  categorySlug: string,
-  taxonomySlug: string,
-): Promise<AdCard[]> {
-  const ids = rows.map((r) => r.id);
-  const covers = ids.length
-    ? await db
-        .selectFrom('ad_images')
-        .select(['ad_id', 'key', 'position'])
-        .where('ad_id', 'in', ids)
-        .orderBy('position')
-        .execute()
-    : [];
-  const cover = new Map<number, AdImageUrls>();
-  for (const c of covers) if (c.ad_id !== null && !cover.has(c.ad_id)) cover.set(c.ad_id, adImageUrls(c));
+  filter: { categoryIds: number[] } | { userId: string },
+  page: number,
+): Promise<{ ads: AdCard[]; total: number; pages: number }> {
+  const narrow = <Q extends SelectQueryBuilder<Database, 'ads', object>>(q: Q): Q =>
+    ('userId' in filter
+      ? q.where('ads.user_id', '=', filter.userId)
+      : q.where('ads.category_id', 'in', filter.categoryIds)) as Q;
+  const [count, rows] = await Promise.all([
+    narrow(db.selectFrom('ads').where('ads.status', '=', 'published'))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+    narrow(publishedCards(db))
+      .orderBy('ads.bumped_at', 'desc')
+      .orderBy('ads.id', 'desc')
+      .limit(LISTING_PAGE_SIZE)
+      .offset((page - 1) * LISTING_PAGE_SIZE)
+      .execute(),
+  ]);
+  const total = toNumber(count.n);
+  return { ads: await cardsOf(db, rows), total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+}
+
+async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
+  const cover = await coverUrls(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     slug: r.slug,
@@ -240,8 +256,8 @@ async function cardsOf(
     price: r.price === null ? null : toNumber(r.price),
     currency: r.currency,
     price_type: r.price_type,
-    category_slug: categorySlug,
-    taxonomy_slug: taxonomySlug,
+    category_slug: r.category_slug,
+    taxonomy_slug: r.taxonomy_slug,
     city: { name_ar: r.name_ar, name_en: r.name_en },
     photo: cover.get(r.id) ?? null,
     bumped_at: isoOrNull(r.bumped_at),
@@ -284,7 +300,7 @@ export async function listCategoryAds(
 ): Promise<{ ads: AdCard[]; total: number; pages: number }> {
   const categories = await db
     .selectFrom('categories')
-    .select(['id', 'parent_id', 'slug'])
+    .select(['id', 'parent_id'])
     .where('taxonomy_id', '=', path.taxonomy.id)
     .execute();
   const below = new Set([path.category.id]);
@@ -297,36 +313,7 @@ export async function listCategoryAds(
       }
     }
   }
-  const ids = [...below];
-  const base = db.selectFrom('ads').where('ads.category_id', 'in', ids).where('ads.status', '=', 'published');
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('cities', 'cities.id', 'ads.city_id')
-      .select([
-        'ads.id',
-        'ads.slug',
-        'ads.title',
-        'ads.price',
-        'ads.currency',
-        'ads.price_type',
-        'ads.bumped_at',
-        'ads.category_id',
-        'cities.name_ar',
-        'cities.name_en',
-      ])
-      .orderBy('ads.bumped_at', 'desc')
-      .orderBy('ads.id', 'desc')
-      .limit(LISTING_PAGE_SIZE)
-      .offset((page - 1) * LISTING_PAGE_SIZE)
-      .execute(),
-  ]);
-  const total = toNumber(count.n);
-  const slugOf = new Map(categories.map((c) => [c.id, c.slug]));
-  const cards = await cardsOf(db, rows, '', path.taxonomy.slug);
-  // Each card links to its own (leaf) category.
-  for (const [i, card] of cards.entries()) card.category_slug = slugOf.get(rows[i]?.category_id as number) ?? '';
-  return { ads: cards, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+  return pageOfCards(db, { categoryIds: [...below] }, page);
 }
 
 export { REPORT_REASONS };
@@ -412,37 +399,5 @@ export async function listUserAds(
   userId: string,
   page: number,
 ): Promise<{ ads: AdCard[]; total: number; pages: number }> {
-  const base = db.selectFrom('ads').where('ads.user_id', '=', userId).where('ads.status', '=', 'published');
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('cities', 'cities.id', 'ads.city_id')
-      .innerJoin('categories', 'categories.id', 'ads.category_id')
-      .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
-      .select([
-        'ads.id',
-        'ads.slug',
-        'ads.title',
-        'ads.price',
-        'ads.currency',
-        'ads.price_type',
-        'ads.bumped_at',
-        'cities.name_ar',
-        'cities.name_en',
-        'categories.slug as category_slug',
-        'taxonomies.slug as taxonomy_slug',
-      ])
-      .orderBy('ads.bumped_at', 'desc')
-      .orderBy('ads.id', 'desc')
-      .limit(LISTING_PAGE_SIZE)
-      .offset((page - 1) * LISTING_PAGE_SIZE)
-      .execute(),
-  ]);
-  const total = toNumber(count.n);
-  const cards = await cardsOf(db, rows, '', '');
-  for (const [i, card] of cards.entries()) {
-    card.category_slug = rows[i]?.category_slug ?? '';
-    card.taxonomy_slug = rows[i]?.taxonomy_slug ?? '';
-  }
-  return { ads: cards, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+  return pageOfCards(db, { userId }, page);
 }

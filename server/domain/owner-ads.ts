@@ -5,7 +5,7 @@ import { isOwnerTab, OWNER_TABS, type OwnerTab } from '../../app/lib/owner-tabs.
 import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
 import { toIso, toNumber } from '../db/values.ts';
-import { type AdImageUrls, adImageUrls } from './ad-images.ts';
+import { type AdImageUrls, coverUrls } from './ad-images.ts';
 import { NotFound } from './errors.ts';
 
 export { isOwnerTab, OWNER_TABS, type OwnerTab };
@@ -76,12 +76,10 @@ async function withCovers(
   db: DB,
   rows: Awaited<ReturnType<ReturnType<typeof ownAdsQuery>['execute']>>,
 ): Promise<OwnAd[]> {
-  const ids = rows.map((r) => r.id);
-  const images = ids.length
-    ? await db.selectFrom('ad_images').select(['ad_id', 'key']).where('ad_id', 'in', ids).orderBy('position').execute()
-    : [];
-  const cover = new Map<number, AdImageUrls>();
-  for (const img of images) if (img.ad_id !== null && !cover.has(img.ad_id)) cover.set(img.ad_id, adImageUrls(img));
+  const cover = await coverUrls(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     slug: r.slug,
