@@ -3,7 +3,7 @@ import { data, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
 import { CLIENT_IP_HEADER } from '../../server/auth/index.ts';
-import { OIDC_PROVIDER_ID } from '../../server/auth/oidc.ts';
+import { OIDC_PROVIDER_ID, oidcErrorCode } from '../../server/auth/oidc.ts';
 import type { AuthMeta } from '../../server/domain/accounts.ts';
 import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
 import { safeLocalPath } from '../../server/http/locale.ts';
@@ -58,6 +58,24 @@ export async function replyOnRefusal<R, T>(
     }
     throw error;
   }
+}
+
+/**
+ * What the login and register pages show about external sign-in: the provider's button label (null
+ * when none is configured) and, after a failed round trip, its `?error=` as one of our codes.
+ */
+export function externalSignInState(request: Request, context: Parameters<typeof services>[0]) {
+  const error = new URL(request.url).searchParams.get('error');
+  return {
+    externalProvider: services(context).config.oidc?.name ?? null,
+    externalError: error ? oidcErrorCode(error) : undefined,
+  };
+}
+
+/** The "Continue with …" post of the login and register forms, if that is what `form` is. */
+export function externalSignInPost(request: Request, context: Parameters<typeof services>[0], form: FormData) {
+  if (form.get('intent') !== 'oidc') return undefined;
+  return startExternalSignIn(request, context, afterAuthTarget(request, String(form.get('redirect') ?? '')));
 }
 
 /**

@@ -18,9 +18,10 @@ import { actionHeaders } from '~/lib/action-headers.ts';
 import {
   afterAuthTarget,
   authMeta,
+  externalSignInPost,
+  externalSignInState,
   redirectWithCookies,
   replyOnRefusal,
-  startExternalSignIn,
 } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -28,7 +29,6 @@ import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { registerSchema } from '~/lib/validation/accounts.ts';
 import { isPhoneIdentifier } from '~/lib/validation/rules.ts';
-import { oidcErrorCode } from '../../../server/auth/oidc.ts';
 import { register } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/register';
 
@@ -37,21 +37,17 @@ export const middleware = guards('guest');
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
-  const error = new URL(request.url).searchParams.get('error');
   return {
     meta: { title: t('auth:register.title'), description: t('auth:register.description') },
-    externalProvider: services(context).config.oidc?.name ?? null,
-    // The provider round trip came back with an error (Better Auth's code → ours).
-    externalError: error ? oidcErrorCode(error) : undefined,
+    ...externalSignInState(request, context),
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const hideFields = ['password', 'password_confirmation'];
   const form = await request.formData();
-  if (form.get('intent') === 'oidc') {
-    return startExternalSignIn(request, context, afterAuthTarget(request, String(form.get('redirect') ?? '')));
-  }
+  const external = externalSignInPost(request, context, form);
+  if (external) return external;
   const submission = parseWithZod(form, { schema: registerSchema });
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
   const input = submission.value;
