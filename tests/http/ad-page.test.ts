@@ -1,19 +1,8 @@
 // The ad page over real HTTP: who may see which status, canonical URLs, views once per visitor per
 // day (bots excluded), structured data, 410 for deleted ads, and the owner's actions.
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, inject, it } from 'vitest';
 import { type Browser, browser } from '../support/http-browser.ts';
-
-const dataDir = inject('dataDir');
-const sql = <T>(query: string, ...args: (string | number)[]) => {
-  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
-  try {
-    return db.prepare(query).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-};
+import { serverSql as sql } from '../support/server-db.ts';
 
 async function seller(): Promise<Browser> {
   const b = browser();

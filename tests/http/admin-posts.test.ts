@@ -1,26 +1,11 @@
-// The moderation queue over real HTTP (issue 4 §6): members place ads through the ad form, staff
-// review them at /admin/posts: filters, the review page, approve / reject / feature / delete one by
-// one and in bulk, each action behind its own permission, and every change recorded (status
-// history, revision, the owner's notification).
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
+import { serverSql as query, withServerDb } from '../support/server-db.ts';
 
 const base = inject('baseUrl');
-const dataDir = inject('dataDir');
 
-function withDb<T>(work: (db: DatabaseSync) => T): T {
-  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-}
-const query = <T>(sql: string, ...args: (string | number)[]) => withDb((db) => db.prepare(sql).all(...args) as T[]);
-const run = (sql: string, ...args: (string | number)[]) => withDb((db) => db.prepare(sql).run(...args));
+const run = (sql: string, ...args: (string | number)[]) => withServerDb((db) => db.prepare(sql).run(...args));
 const status = (id: number) => query<{ status: string }>('select status from ads where id = ?', id)[0]?.status;
 
 /** Cities nobody else's tests post in: the queue filtered by them holds only this file's ads. */

@@ -1,19 +1,8 @@
 // /profile/posts and the own-ad page over real HTTP: tabs with counts, the owner's actions, and
 // nobody else's ads.
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Browser, browser } from '../support/http-browser.ts';
-
-const dataDir = inject('dataDir');
-const sql = <T>(query: string, ...args: (string | number)[]) => {
-  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
-  try {
-    return db.prepare(query).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-};
+import { serverSql as sql } from '../support/server-db.ts';
 
 async function seller(): Promise<Browser> {
   const b = browser();

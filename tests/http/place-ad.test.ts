@@ -1,19 +1,8 @@
 // Place your ad over real HTTP: the drill-down, the form of a leaf category, placing (pending under
 // pre-moderation), the double-submit guard and the refusals of bad input.
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, browser } from '../support/http-browser.ts';
-
-const dataDir = inject('dataDir');
-const query = <T>(sql: string, ...args: (string | number)[]) => {
-  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
-  try {
-    return db.prepare(sql).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-};
+import { serverSql as query } from '../support/server-db.ts';
 
 async function member(): Promise<Browser> {
   const b = browser();
