@@ -2,7 +2,7 @@
 // transaction, its status history, an audit revision, the denormalised counters' jobs and the
 // owner's notifications, so none of them can disagree with the ad.
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { PriceType } from '../../app/lib/validation/ads.ts';
+import { PRICED, type PriceType } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus, Database } from '../db/schema.ts';
 import { toNumber } from '../db/values.ts';
@@ -121,7 +121,7 @@ export function valueRows(
   return rows;
 }
 
-async function checkPlace(trx: Tx, input: AdInput) {
+async function checkPlace(trx: Tx, input: Pick<AdInput, 'city' | 'area'>) {
   const city = await trx.selectFrom('cities').select('id').where('id', '=', input.city).executeTakeFirst();
   if (!city) throw new Invalid({ city: ['in'] });
   if (input.area !== undefined) {
@@ -133,6 +133,38 @@ async function checkPlace(trx: Tx, input: AdInput) {
       .executeTakeFirst();
     if (!area) throw new Invalid({ area: ['in'] });
   }
+}
+
+/** Refuses when the member already has as many pending or published ads as the free allowance. */
+async function checkAllowance(trx: Tx, userId: string) {
+  const active = await trx
+    .selectFrom('ads')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  if (toNumber(active.n) >= AD_RULES.freeActiveAds) {
+    throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
+  }
+}
+
+/** One line of the ad's status history, dated like the change it records. */
+async function recordStatus(
+  trx: Tx,
+  adId: number,
+  change: { from: AdStatus | null; to: AdStatus; actor?: Actor | null; reason?: string | null; now: Date },
+) {
+  await trx
+    .insertInto('ad_status_history')
+    .values({
+      ad_id: adId,
+      from_status: change.from,
+      to_status: change.to,
+      actor_id: change.actor?.id ?? null,
+      reason: change.reason ?? null,
+      created_at: change.now,
+    })
+    .execute();
 }
 
 /** The member's own unattached photos (or those already on this ad), in the order given. */
@@ -240,6 +272,23 @@ export async function recountTaxonomy(db: Tx, taxonomyId: number) {
   for (const [id, n] of total) await db.updateTable('categories').set({ ads_count: n }).where('id', '=', id).execute();
 }
 
+/** The ads table's columns that come straight from the form. */
+function adFields(input: Omit<AdInput, 'submission_key'>) {
+  return {
+    title: input.title,
+    description: input.description,
+    price: PRICED.includes(input.price_type) ? (input.price ?? null) : null,
+    currency: input.currency,
+    price_type: input.price_type,
+    city_id: input.city,
+    area_id: input.area ?? null,
+    lat: input.lat ?? null,
+    lng: input.lng ?? null,
+    contact_phone: input.contact_phone,
+    contact_whatsapp: input.contact_whatsapp,
+  };
+}
+
 export interface PlacedAd {
   id: number;
   slug: string;
@@ -271,32 +320,12 @@ export async function createAd(
       .executeTakeFirst();
     if (again) return { id: again.id, slug: again.slug, status: again.status as AdStatus, created: false };
 
-    const active = await trx
-      .selectFrom('ads')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', actor.id)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .executeTakeFirstOrThrow();
-    if (toNumber(active.n) >= AD_RULES.freeActiveAds) {
-      throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
-    }
+    await checkAllowance(trx, actor.id);
     await checkPlace(trx, input);
 
     const status: AdStatus = settings.moderation === 'post' ? 'published' : 'pending';
     const live = status === 'published';
-    const fields = {
-      title: input.title,
-      description: input.description,
-      price: input.price_type === 'fixed' || input.price_type === 'negotiable' ? (input.price ?? null) : null,
-      currency: input.currency,
-      price_type: input.price_type,
-      city_id: input.city,
-      area_id: input.area ?? null,
-      lat: input.lat ?? null,
-      lng: input.lng ?? null,
-      contact_phone: input.contact_phone,
-      contact_whatsapp: input.contact_whatsapp,
-    };
+    const fields = adFields(input);
     const inserted = await trx
       .insertInto('ads')
       .values({
@@ -319,10 +348,7 @@ export async function createAd(
     const values = valueRows(id, attributes, input.attrs);
     if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
     await attachPhotos(trx, actor.id, id, input.photos);
-    await trx
-      .insertInto('ad_status_history')
-      .values({ ad_id: id, from_status: null, to_status: status, actor_id: actor.id })
-      .execute();
+    await recordStatus(trx, id, { from: null, to: status, actor, now });
     await recordRevision(
       trx,
       actor,
@@ -343,6 +369,162 @@ export async function createAd(
   });
 }
 
+/**
+ * An ad's attribute values in the form's shape (the inverse of valueRows): numbers, `true` for a set
+ * switch, option values (a list for a multiselect), dates and texts, keyed by attribute key.
+ */
+export async function attributeValues(
+  db: Tx,
+  adId: number,
+  attributes: Pick<Attribute, 'id' | 'key' | 'type'>[],
+): Promise<Record<string, unknown>> {
+  const rows = await db.selectFrom('ad_attribute_values').selectAll().where('ad_id', '=', adId).orderBy('id').execute();
+  const values: Record<string, unknown> = {};
+  for (const a of attributes) {
+    const mine = rows.filter((r) => r.attribute_id === a.id);
+    if (mine.length === 0) continue;
+    const first = mine[0] as (typeof mine)[number];
+    switch (a.type) {
+      case 'number':
+      case 'year':
+        values[a.key] = toNumber(first.value_number);
+        break;
+      case 'boolean':
+        values[a.key] = Boolean(first.value_bool);
+        break;
+      case 'multiselect':
+        values[a.key] = mine.map((r) => r.value_option);
+        break;
+      case 'select':
+        values[a.key] = first.value_option;
+        break;
+      case 'date':
+        values[a.key] = first.value_date;
+        break;
+      default:
+        values[a.key] = first.value_text;
+    }
+  }
+  return values;
+}
+
+/** Attribute values as compared by an edit: empty values dropped, option lists in a fixed order. */
+function comparableAttrs(attrs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(attrs)
+      .filter(([, v]) => !(v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && !v.length)))
+      .map(([k, v]) => [k, Array.isArray(v) ? [...v].map(String).sort() : v])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+}
+
+/** Changing one of these sends a published ad back to review when moderation is `pre` (PRODUCT.md §2). */
+const MATERIAL_FIELDS = ['title', 'description', 'price', 'price_type', 'currency', 'photos'] as const;
+
+export interface EditedAd {
+  id: number;
+  slug: string;
+  status: AdStatus;
+  /** What changed (field names); empty when the form was saved as it was. */
+  changed: string[];
+}
+
+/**
+ * The owner's edit of their ad, with the same form (and input) as placing it. The category stays.
+ * A published ad whose title, description, price or photos change goes back to review under `pre`
+ * moderation; a rejected ad (or a draft) is sent for review again, which needs room in the
+ * allowance. Sold and expired ads keep their status. The revision holds only what changed.
+ */
+export async function updateAd(
+  db: DB,
+  settings: { moderation: 'pre' | 'post'; now?: Date },
+  actor: Actor,
+  id: number,
+  attributes: Attribute[],
+  input: Omit<AdInput, 'submission_key'>,
+): Promise<EditedAd> {
+  const now = settings.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const ad = await trx
+      .selectFrom('ads')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', actor.id)
+      .where('status', '!=', 'deleted')
+      .executeTakeFirst();
+    if (!ad) throw new NotFound('errors.not-found');
+    const status = ad.status as AdStatus;
+    await checkPlace(trx, input);
+
+    const fields = adFields(input);
+    const before: Record<string, unknown> = {
+      title: ad.title,
+      description: ad.description,
+      price: ad.price === null ? null : toNumber(ad.price),
+      currency: ad.currency,
+      price_type: ad.price_type,
+      city_id: ad.city_id,
+      area_id: ad.area_id,
+      lat: ad.lat === null ? null : Number(ad.lat),
+      lng: ad.lng === null ? null : Number(ad.lng),
+      contact_phone: Boolean(ad.contact_phone),
+      contact_whatsapp: Boolean(ad.contact_whatsapp),
+      attrs: comparableAttrs(await attributeValues(trx, id, attributes)),
+      photos: (
+        await trx.selectFrom('ad_images').select('id').where('ad_id', '=', id).orderBy('position').execute()
+      ).map((p) => p.id),
+    };
+    const after: Record<string, unknown> = { ...fields, attrs: comparableAttrs(input.attrs), photos: input.photos };
+    const changes: Record<string, [unknown, unknown]> = {};
+    for (const [key, value] of Object.entries(after)) {
+      if (JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = [before[key], value];
+    }
+    const changed = Object.keys(changes);
+    if (changed.length === 0) return { id, slug: ad.slug, status, changed };
+
+    const material = changed.some((k) => (MATERIAL_FIELDS as readonly string[]).includes(k));
+    // A rejected ad always goes back to the moderators who rejected it, whatever the mode.
+    let next = status;
+    if (status === 'rejected') next = 'pending';
+    else if (status === 'draft') next = settings.moderation === 'post' ? 'published' : 'pending';
+    else if (status === 'published' && material && settings.moderation === 'pre') next = 'pending';
+    if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id);
+
+    const slug = slugify(input.title);
+    const live = next === 'published' && status !== 'published';
+    const updated = await trx
+      .updateTable('ads')
+      .set({
+        ...fields,
+        slug,
+        status: next,
+        updated_at: now,
+        ...(next === 'pending' ? { rejection_reason: null } : {}),
+        ...(live
+          ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
+          : {}),
+      })
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .executeTakeFirst();
+    // A moderator's decision landed between reading and writing: the member sees the new state first.
+    if (Number(updated.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+    if ('attrs' in changes) {
+      await trx.deleteFrom('ad_attribute_values').where('ad_id', '=', id).execute();
+      const values = valueRows(id, attributes, input.attrs);
+      if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
+    }
+    if ('photos' in changes) await attachPhotos(trx, actor.id, id, input.photos);
+    if (next !== status) {
+      changes.status = [status, next];
+      await recordStatus(trx, id, { from: status, to: next, actor, now });
+    }
+    await recordRevision(trx, actor, { type: 'ad', id }, 'edit', changes);
+    if (next !== status) await countersChanged(trx, ad);
+    return { id, slug, status: next, changed };
+  });
+}
+
 /** The status machine (PRODUCT.md §2): who may move an ad from where to where. */
 const MOVES: Record<string, { from: AdStatus[]; to: AdStatus }> = {
   approve: { from: ['pending'], to: 'published' },
@@ -354,6 +536,21 @@ const MOVES: Record<string, { from: AdStatus[]; to: AdStatus }> = {
 };
 export type AdMove = keyof typeof MOVES;
 
+/**
+ * The dates of an ad going live. An approval of an ad that was already live (sent back to review
+ * by an edit) keeps its place in the listings and its expiry: an edit is not a free repost.
+ */
+function publication(ad: AdRow, move: AdMove, now: Date) {
+  const fresh = {
+    published_at: now,
+    bumped_at: now,
+    expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY),
+  };
+  const expires = ad.expires_at ? new Date(ad.expires_at) : null;
+  if (move !== 'approve' || !ad.published_at || !ad.bumped_at || !expires || expires <= now) return fresh;
+  return { published_at: new Date(ad.published_at), bumped_at: new Date(ad.bumped_at), expires_at: expires };
+}
+
 interface AdRow {
   id: number;
   user_id: string | null;
@@ -361,13 +558,14 @@ interface AdRow {
   status: AdStatus;
   title: string;
   bumped_at: Date | string | null;
+  published_at: Date | string | null;
   expires_at: Date | string | null;
 }
 
 async function lockAd(trx: Tx, id: number, owner?: string): Promise<AdRow> {
   const ad = await trx
     .selectFrom('ads')
-    .select(['id', 'user_id', 'taxonomy_id', 'status', 'title', 'bumped_at', 'expires_at'])
+    .select(['id', 'user_id', 'taxonomy_id', 'status', 'title', 'bumped_at', 'published_at', 'expires_at'])
     .where('id', '=', id)
     .$if(owner !== undefined, (q) => q.where('user_id', '=', owner as string))
     .executeTakeFirst();
@@ -394,6 +592,8 @@ export async function moveAd(
     const ad = await lockAd(trx, id, options.owner);
     if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
     if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
+    // Renewing makes the ad active again: the allowance must have room for it.
+    if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id);
     const live = rule.to === 'published';
     // Conditional on the status just read: of two simultaneous moves, only one applies.
     const moved = await trx
@@ -402,25 +602,14 @@ export async function moveAd(
         status: rule.to,
         updated_at: now,
         ...(move === 'reject' ? { rejection_reason: options.reason } : {}),
-        ...(live
-          ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
-          : {}),
+        ...(live ? publication(ad, move, now) : {}),
         ...(move === 'delete' ? { deleted_at: now } : {}),
       })
       .where('id', '=', id)
       .where('status', '=', ad.status)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
-    await trx
-      .insertInto('ad_status_history')
-      .values({
-        ad_id: id,
-        from_status: ad.status,
-        to_status: rule.to,
-        actor_id: actor.id,
-        reason: options.reason ?? null,
-      })
-      .execute();
+    await recordStatus(trx, id, { from: ad.status, to: rule.to, actor, reason: options.reason, now });
     await recordRevision(trx, actor, { type: 'ad', id }, move, {
       status: [ad.status, rule.to],
       ...(options.reason ? { rejection_reason: [null, options.reason] } : {}),
@@ -479,10 +668,7 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
         .where('id', '=', id)
         .where('status', '=', 'published')
         .execute();
-      await trx
-        .insertInto('ad_status_history')
-        .values({ ad_id: id, from_status: 'published', to_status: 'expired' })
-        .execute();
+      await recordStatus(trx, id, { from: 'published', to: 'expired', now });
       await notify(trx, ad.user_id, 'ad-expired', { ad_id: id, title: ad.title });
       await countersChanged(trx, ad);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { toNumber } from '../../server/db/values.ts';
+import { toJson, toNumber } from '../../server/db/values.ts';
 import {
   AD_RULES,
   type AdInput,
@@ -13,6 +13,7 @@ import {
   repostAd,
   resolveCategoryPath,
   slugify,
+  updateAd,
 } from '../../server/domain/ads.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
@@ -324,5 +325,180 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
     );
     expect(types.sort()).toEqual(['ad-expired', 'ad-expiring']);
     expect(await repostAd(t.db, owner, ad.id, new Date(start.getTime() + 32 * DAY))).toBe('renewed');
+  });
+
+  describe('editing', () => {
+    const photo = async (owner: { id: string }, i: number) =>
+      (
+        await t.db
+          .insertInto('ad_images')
+          .values({ user_id: owner.id, key: `ads/e/${owner.id}-${i}`, width: 10, height: 10, variants: '[]' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const edit = (
+      owner: { id: string },
+      id: number,
+      over: Partial<AdInput> = {},
+      moderation: 'pre' | 'post' = 'pre',
+    ) => {
+      const { submission_key: _, ...rest } = input(over);
+      return updateAd(t.db, { moderation }, owner, id, attributes, rest);
+    };
+    const revisionsOf = async (id: number) =>
+      (
+        await t.db
+          .selectFrom('revisions')
+          .select(['action', 'changes'])
+          .where('subject_type', '=', 'ad')
+          .where('subject_id', '=', String(id))
+          .orderBy('id')
+          .execute()
+      ).map((r) => ({ action: r.action, changes: toJson<Record<string, unknown>>(r.changes, {}) }));
+
+    it('keeps a published ad live for a change of details, recording only what changed', async () => {
+      const owner = await member();
+      const ad = await place(owner, {}, 'post');
+      const same = await edit(owner, ad.id);
+      expect(same).toMatchObject({ status: 'published', changed: [] });
+      const result = await edit(owner, ad.id, { contact_whatsapp: true, attrs: { year: 2016, model: 'corolla' } });
+      expect(result).toMatchObject({ status: 'published' });
+      expect(result.changed.sort()).toEqual(['attrs', 'contact_whatsapp']);
+      const revisions = await revisionsOf(ad.id);
+      expect(revisions.map((r) => r.action)).toEqual(['create', 'edit']);
+      expect(revisions[1]?.changes).toEqual({
+        contact_whatsapp: [false, true],
+        attrs: [
+          { model: 'corolla', year: 2015 },
+          { model: 'corolla', year: 2016 },
+        ],
+      });
+      const year = await t.db
+        .selectFrom('ad_attribute_values as v')
+        .innerJoin('attributes as a', 'a.id', 'v.attribute_id')
+        .select('v.value_number')
+        .where('v.ad_id', '=', ad.id)
+        .where('a.key', '=', 'year')
+        .executeTakeFirstOrThrow();
+      expect(toNumber(year.value_number)).toBe(2016);
+    });
+
+    it('sends a materially edited ad back to review under pre-moderation; approval keeps its place', async () => {
+      const owner = await member();
+      const staff = await member('moderator');
+      const start = new Date('2026-12-01T10:00:00Z');
+      const ad = await createAd(
+        t.db,
+        { moderation: 'post', now: start },
+        owner,
+        await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
+        attributes,
+        input(),
+      );
+      const edited = await updateAd(
+        t.db,
+        { moderation: 'pre', now: new Date(start.getTime() + DAY) },
+        owner,
+        ad.id,
+        attributes,
+        {
+          ...input({ title: 'Toyota Corolla 2015 low mileage', price: 43000 }),
+        },
+      );
+      expect(edited).toMatchObject({ status: 'pending', slug: 'toyota-corolla-2015-low-mileage' });
+      const history = await t.db
+        .selectFrom('ad_status_history')
+        .select(['from_status', 'to_status', 'created_at'])
+        .where('ad_id', '=', ad.id)
+        .orderBy('id')
+        .execute();
+      expect(history.map((h) => [h.from_status, h.to_status])).toEqual([
+        [null, 'published'],
+        ['published', 'pending'],
+      ]);
+      expect(new Date(history[1]?.created_at as string).toISOString()).toBe(
+        new Date(start.getTime() + DAY).toISOString(),
+      );
+      await moveAd(t.db, staff, ad.id, 'approve', { now: new Date(start.getTime() + 2 * DAY) });
+      const row = await t.db
+        .selectFrom('ads')
+        .select(['status', 'bumped_at', 'expires_at'])
+        .where('id', '=', ad.id)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe('published');
+      expect(new Date(row.bumped_at as string).toISOString()).toBe(start.toISOString());
+      expect(new Date(row.expires_at as string).toISOString()).toBe(new Date(start.getTime() + 30 * DAY).toISOString());
+      // Under post-moderation the same kind of edit stays published.
+      expect(await edit(owner, ad.id, { title: 'Toyota Corolla 2015 for sale' }, 'post')).toMatchObject({
+        status: 'published',
+      });
+    });
+
+    it('resubmits a rejected ad for review, clearing the reason, within the allowance', async () => {
+      const owner = await member();
+      const staff = await member('moderator');
+      const ad = await place(owner);
+      await moveAd(t.db, staff, ad.id, 'reject', { reason: 'Photos missing' });
+      for (let i = 1; i < AD_RULES.freeActiveAds; i++) await place(owner);
+      await place(owner, { submission_key: 'last' });
+      await expect(
+        edit(owner, ad.id, { description: 'Now with a full description of the car.' }),
+      ).rejects.toMatchObject({
+        errors: { form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] },
+      });
+      const last = await t.db
+        .selectFrom('ads')
+        .select('id')
+        .where('user_id', '=', owner.id)
+        .where('submission_key', '=', 'last')
+        .executeTakeFirstOrThrow();
+      await moveAd(t.db, owner, last.id, 'delete', { owner: owner.id });
+      const resubmitted = await edit(owner, ad.id, { description: 'Now with a full description of the car.' }, 'post');
+      expect(resubmitted.status).toBe('pending');
+      const row = await t.db
+        .selectFrom('ads')
+        .select(['status', 'rejection_reason'])
+        .where('id', '=', ad.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'pending', rejection_reason: null });
+    });
+
+    it("reorders and drops photos, and refuses someone else's ad as if it did not exist", async () => {
+      const owner = await member();
+      const [a, b, c] = [await photo(owner, 1), await photo(owner, 2), await photo(owner, 3)] as [
+        number,
+        number,
+        number,
+      ];
+      const ad = await place(owner, { photos: [a, b, c] }, 'post');
+      await edit(owner, ad.id, { photos: [c, a] }, 'post');
+      const rows = await t.db
+        .selectFrom('ad_images')
+        .select(['id', 'ad_id', 'position'])
+        .where('id', 'in', [a, b, c])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: a, ad_id: ad.id, position: 1 },
+        { id: b, ad_id: null, position: expect.any(Number) },
+        { id: c, ad_id: ad.id, position: 0 },
+      ]);
+      const stranger = await member();
+      await expect(edit(stranger, ad.id, { title: 'Mine now, thank you' })).rejects.toThrow(NotFound);
+      const title = await t.db.selectFrom('ads').select('title').where('id', '=', ad.id).executeTakeFirstOrThrow();
+      expect(title.title).toBe('Toyota Corolla 2015');
+    });
+
+    it('renews an expired ad only with room in the allowance', async () => {
+      const owner = await member();
+      const start = new Date('2026-12-01T10:00:00Z');
+      const path = await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
+      const ad = await createAd(t.db, { moderation: 'post', now: start }, owner, path, attributes, input());
+      await expireAds(t.db, new Date(start.getTime() + 31 * DAY));
+      for (let i = 0; i < AD_RULES.freeActiveAds; i++) await place(owner);
+      await expect(repostAd(t.db, owner, ad.id, new Date(start.getTime() + 32 * DAY))).rejects.toMatchObject({
+        errors: { form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] },
+      });
+    });
   });
 });
