@@ -31,6 +31,10 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('profile', 'routes/profile/settings.tsx', { id: id('profile') }),
       route('profile/posts', 'routes/profile/posts.tsx', { id: id('profile.posts') }),
       route('profile/posts/:taxonomy/:category/:ad', 'routes/profile/own-ad.tsx', { id: id('profile.own-ad') }),
+      route('profile/posts/:taxonomy/:category/:ad/edit', 'routes/profile/edit-ad.tsx', { id: id('profile.edit-ad') }),
+      route('profile/posts/:taxonomy/:category/:ad/repost', 'routes/profile/repost-ad.tsx', {
+        id: id('profile.repost-ad'),
+      }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),

@@ -17,21 +17,27 @@ export function useFieldError() {
   };
 }
 
+/** The words of an error code (`code` or `code:count`), e.g. `repost-cooldown:3`, `too-many:5`. */
+export function useFormErrorText() {
+  const { t } = useTranslation();
+  return (code: string) => {
+    const [key, arg] = code.split(':');
+    return key === 'too-many'
+      ? t('errors:too-many-requests-minutes', { count: Number(arg) })
+      : t(`errors:${key}`, { count: arg ? Number(arg) : undefined, defaultValue: t('errors:internal') });
+  };
+}
+
 /**
  * A form-level error: `too-many:<minutes>` (rate limit) or an error code of the `errors`
  * namespace (e.g. `invalid-credential`), with an optional count (`allowance-exceeded:5`).
  */
 export function FormError({ code }: { code: unknown }) {
-  const { t } = useTranslation();
+  const text = useFormErrorText();
   if (typeof code !== 'string' || !code) return null;
-  const [key, arg] = code.split(':');
-  const text =
-    key === 'too-many'
-      ? t('errors:too-many-requests-minutes', { count: Number(arg) })
-      : t(`errors:${key}`, { count: arg ? Number(arg) : undefined, defaultValue: t('errors:internal') });
   return (
     <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-      {text}
+      {text(code)}
     </Alert>
   );
 }

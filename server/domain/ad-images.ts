@@ -61,10 +61,6 @@ export function adImageUrls(row: Pick<AdImageRef, 'key'>, storage?: Pick<MediaSt
   return Object.fromEntries(AD_PHOTO_VARIANTS.map((v) => [v.name, url(`${row.key}-${v.name}.webp`)])) as AdImageUrls;
 }
 
-/**
- * A `srcset` value for an `<img>` of the photo (`… 320w, … 800w, … 1600w`), from the sizes
- * actually stored: a small source has fewer distinct widths, and srcset must not repeat one.
- */
 /** The first photo of each ad (by position), as URLs; ads without photos are absent. */
 export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<number, AdImageUrls>> {
   const covers = new Map<number, AdImageUrls>();
@@ -80,6 +76,10 @@ export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<n
   return covers;
 }
 
+/**
+ * A `srcset` value for an `<img>` of the photo (`… 320w, … 800w, … 1600w`), from the sizes
+ * actually stored: a small source has fewer distinct widths, and srcset must not repeat one.
+ */
 export function adImageSrcSet(row: AdImageRef, storage?: Pick<MediaStorage, 'url'>): string {
   const urls = adImageUrls(row, storage) as Record<string, string>;
   const seen = new Set<number>();

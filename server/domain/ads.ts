@@ -135,15 +135,20 @@ async function checkPlace(trx: Tx, input: Pick<AdInput, 'city' | 'area'>) {
   }
 }
 
-/** Refuses when the member already has as many pending or published ads as the free allowance. */
-async function checkAllowance(trx: Tx, userId: string) {
-  const active = await trx
+/** The member's pending and published ads (what the allowance counts). */
+export async function countActiveAds(db: Tx, userId: string): Promise<number> {
+  const row = await db
     .selectFrom('ads')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('user_id', '=', userId)
     .where('status', 'in', ACTIVE_STATUSES)
     .executeTakeFirstOrThrow();
-  if (toNumber(active.n) >= AD_RULES.freeActiveAds) {
+  return toNumber(row.n);
+}
+
+/** Refuses when the member already has as many pending or published ads as the free allowance. */
+async function checkAllowance(trx: Tx, userId: string) {
+  if ((await countActiveAds(trx, userId)) >= AD_RULES.freeActiveAds) {
     throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
   }
 }
@@ -232,15 +237,9 @@ async function countersChanged(trx: Tx, ad: { taxonomy_id: number; user_id: stri
 }
 
 export async function recountUserAds(trx: Tx, userId: string) {
-  const row = await trx
-    .selectFrom('ads')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
-    .where('status', 'in', ACTIVE_STATUSES)
-    .executeTakeFirstOrThrow();
   await trx
     .updateTable('users')
-    .set({ active_ads_count: toNumber(row.n) })
+    .set({ active_ads_count: await countActiveAds(trx, userId) })
     .where('id', '=', userId)
     .execute();
 }
@@ -627,6 +626,12 @@ export async function moveAd(
   });
 }
 
+/** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
+export function bumpWait(bumpedAt: Date | string | null, now: Date): number {
+  const last = bumpedAt ? new Date(bumpedAt).getTime() : 0;
+  return last + AD_RULES.repostCooldownDays * DAY - now.getTime();
+}
+
 /**
  * The owner's repost: an expired ad is renewed for another lifetime; a published one is bumped to
  * the top, at most once per cool-down. Refusals say why (`repost-cooldown:<days left>`).
@@ -640,8 +645,7 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
   if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
   return db.transaction().execute(async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
-    const last = fresh.bumped_at ? new Date(fresh.bumped_at).getTime() : 0;
-    const wait = last + AD_RULES.repostCooldownDays * DAY - now.getTime();
+    const wait = bumpWait(fresh.bumped_at, now);
     if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
     await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
     await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });

@@ -2,10 +2,13 @@
 // performance, and one ad's status history and views per day.
 
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '../../app/lib/owner-tabs.ts';
+import type { AdFormValues } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
-import { toIso, toNumber } from '../db/values.ts';
-import { type AdImageUrls, coverUrls } from './ad-images.ts';
+import { toBool, toIso, toNumber } from '../db/values.ts';
+import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
+import { AD_RULES, attributeValues, bumpWait, countActiveAds } from './ads.ts';
+import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
 
 export { isOwnerTab, OWNER_TABS, type OwnerTab };
@@ -120,14 +123,20 @@ export interface OwnAdDetail extends OwnAd {
   views_per_day: { day: string; views: number }[];
 }
 
-/** The member's own ad (someone else's or a deleted one: NotFound) with its history and views. */
-export async function ownAdDetail(db: DB, userId: string, id: number, now = new Date()): Promise<OwnAdDetail> {
+/** The member's own ad (someone else's or a deleted one: NotFound). */
+export async function ownAd(db: DB, userId: string, id: number): Promise<OwnAd> {
   const row = await ownAdsQuery(db, userId)
     .where('ads.id', '=', id)
     .where('ads.status', '!=', 'deleted')
     .executeTakeFirst();
   if (!row) throw new NotFound('errors.not-found');
   const [ad] = await withCovers(db, [row]);
+  return ad as OwnAd;
+}
+
+/** The member's own ad with its history and views. */
+export async function ownAdDetail(db: DB, userId: string, id: number, now = new Date()): Promise<OwnAdDetail> {
+  const ad = await ownAd(db, userId, id);
   const since = new Date(now.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
   const [history, views] = await Promise.all([
     db
@@ -143,7 +152,7 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
     new Date(now.getTime() - (29 - i) * 86_400_000).toISOString().slice(0, 10),
   );
   return {
-    ...(ad as OwnAd),
+    ...ad,
     history: history.map((h) => ({
       id: h.id,
       from: h.from_status,
@@ -153,5 +162,105 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
       by_staff: h.actor_id !== null && h.actor_id !== userId,
     })),
     views_per_day: days.map((day) => ({ day, views: byDay.get(day) ?? 0 })),
+  };
+}
+
+export interface EditableAd {
+  ad: OwnAd;
+  path: CategoryPath;
+  attributes: Attribute[];
+  values: AdFormValues;
+}
+
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** The member's own ad as the edit form opens with it: its category's attributes and its values. */
+export async function editableAd(db: DB, userId: string, id: number): Promise<EditableAd> {
+  const ad = await ownAd(db, userId, id);
+  const row = await db
+    .selectFrom('ads')
+    .select([
+      'title',
+      'description',
+      'price',
+      'price_type',
+      'currency',
+      'city_id',
+      'area_id',
+      'lat',
+      'lng',
+      'contact_phone',
+      'contact_whatsapp',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const [path, attributes, photos] = await Promise.all([
+    getCategoryPath(db, ad.category_slug),
+    listCategoryAttributes(db, ad.category_slug),
+    db.selectFrom('ad_images').select(['id', 'key']).where('ad_id', '=', id).orderBy('position').execute(),
+  ]);
+  const attrs = await attributeValues(db, id, attributes);
+  const now = Date.now();
+  return {
+    ad,
+    path,
+    attributes,
+    values: {
+      title: row.title,
+      description: row.description,
+      price_type: row.price_type,
+      price: text(row.price),
+      currency: row.currency,
+      city: text(row.city_id),
+      area: text(row.area_id),
+      lat: text(row.lat),
+      lng: text(row.lng),
+      contact_phone: toBool(row.contact_phone),
+      contact_whatsapp: toBool(row.contact_whatsapp),
+      attrs: Object.fromEntries(
+        Object.entries(attrs).map(([key, v]) => [key, typeof v === 'boolean' || Array.isArray(v) ? v : text(v)]),
+      ) as AdFormValues['attrs'],
+      photos: photos.map((p) => ({ id: p.id, thumb: adImageUrls(p).thumb, at: now })),
+    },
+  };
+}
+
+/**
+ * What a repost of the member's ad would do, for the confirmation page (PRODUCT.md §3): renew an
+ * expired ad (one place of the allowance) or bump a published one (once per cool-down), or why not.
+ */
+export interface RepostQuote {
+  kind: 'renew' | 'bump' | null;
+  /** Why the repost cannot happen now (an error code, `repost-cooldown:<days>` with the days left). */
+  refusal: string | null;
+  active: number;
+  limit: number;
+  cooldownDays: number;
+  lastBumpAt: string | null;
+  nextBumpAt: string | null;
+  lifetimeDays: number;
+}
+
+export async function repostQuote(db: DB, userId: string, ad: OwnAd, now = new Date()): Promise<RepostQuote> {
+  const active = await countActiveAds(db, userId);
+  const base = {
+    active,
+    limit: AD_RULES.freeActiveAds,
+    cooldownDays: AD_RULES.repostCooldownDays,
+    lastBumpAt: ad.bumped_at,
+    nextBumpAt: null,
+    lifetimeDays: AD_RULES.lifetimeDays,
+  };
+  if (ad.status === 'expired') {
+    const full = active >= AD_RULES.freeActiveAds;
+    return { ...base, kind: 'renew', refusal: full ? `allowance-exceeded:${AD_RULES.freeActiveAds}` : null };
+  }
+  if (ad.status !== 'published') return { ...base, kind: null, refusal: 'ad-not-repostable' };
+  const wait = bumpWait(ad.bumped_at, now);
+  return {
+    ...base,
+    kind: 'bump',
+    nextBumpAt: wait > 0 ? new Date(now.getTime() + wait).toISOString() : null,
+    refusal: wait > 0 ? `repost-cooldown:${Math.ceil(wait / 86_400_000)}` : null,
   };
 }

@@ -1,48 +1,12 @@
 // The ad page over real HTTP: who may see which status, canonical URLs, views once per visitor per
 // day (bots excluded), structured data, 410 for deleted ads, and the owner's actions.
 import { describe, expect, inject, it } from 'vitest';
-import { type Browser, browser } from '../support/http-browser.ts';
+import { adStatus, member, placeToyota, publish } from '../support/ads.ts';
+import { browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
 
-async function seller(): Promise<Browser> {
-  const b = browser();
-  const email = `ad-owner-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  await b.post('/en/register', {
-    name: 'Owner',
-    login: email,
-    password: 'owner-passphrase',
-    password_confirmation: 'owner-passphrase',
-    terms: 'on',
-  });
-  return b;
-}
-
-async function placeAd(b: Browser, title = 'Toyota Corolla 2015 clean') {
-  const city = sql<{ id: number }>("select id from cities where slug = 'tripoli'")[0]?.id as number;
-  const res = await b.post('/en/place-your-ad/motors/cars/toyota', {
-    title,
-    description: 'Clean car, one owner, full service history in Tripoli.',
-    price_type: 'fixed',
-    price: '45000',
-    currency: 'LYD',
-    city: String(city),
-    'attrs.year': '2015',
-    'attrs.model': 'corolla',
-    submission_key: `k-${Math.random()}`,
-  });
-  const id = Number(/placed=(\d+)/.exec(res.headers.get('location') ?? '')?.[1]);
-  expect(id).toBeGreaterThan(0);
-  const slug = sql<{ slug: string }>('select slug from ads where id = ?', id)[0]?.slug;
-  return { id, url: `/en/motors/toyota/${slug}-${id}` };
-}
-const publish = (id: number) =>
-  sql(
-    "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ? where id = ? returning id",
-    new Date().toISOString(),
-    new Date().toISOString(),
-    new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    id,
-  );
+const seller = () => member('ad-owner');
+const placeAd = placeToyota;
 
 describe('the ad page', () => {
   it('shows a pending ad to its owner only, never indexed', async () => {
@@ -118,18 +82,22 @@ describe('the ad page', () => {
     expect(html).toContain('Toyota Yaris 2018 automatic');
   });
 
-  it('lets only the owner mark it sold or repost it, with the cool-down', async () => {
+  it('lets only the owner mark it sold (from the ad page, through their ads), showing the sold state', async () => {
     const owner = await seller();
     const ad = await placeAd(owner);
     publish(ad.id);
+    const mine = await (await owner.get(ad.url)).text();
+    expect(mine).toContain(`${ad.own}/edit`);
+    expect(mine).toContain(`${ad.own}/repost`);
     const stranger = await seller();
+    const theirs = await (await stranger.get(ad.url)).text();
+    expect(theirs).not.toContain('/edit"');
     expect((await stranger.post(ad.url, { intent: 'mark-sold' })).status).toBe(404);
-    expect((await browser().post(ad.url, { intent: 'mark-sold' })).status).toBe(302);
-    const early = await owner.post(ad.url, { intent: 'repost' });
-    expect(early.status).toBe(422);
-    expect(await early.text()).toContain('You can repost this ad again in 7 days.');
-    expect((await owner.post(ad.url, { intent: 'mark-sold' })).status).toBe(200);
-    expect(sql<{ status: string }>('select status from ads where id = ?', ad.id)[0]?.status).toBe('sold');
+    expect((await stranger.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(404);
+    expect((await browser().post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(302);
+    expect(adStatus(ad.id)).toBe('published');
+    expect((await owner.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(302);
+    expect(adStatus(ad.id)).toBe('sold');
     const sold = await (await browser().get(ad.url)).text();
     expect(sold).toContain('The seller has marked this item as sold.');
     expect(sold).toContain('schema.org/SoldOut');

@@ -1,37 +1,13 @@
 // /profile/posts and the own-ad page over real HTTP: tabs with counts, the owner's actions, and
 // nobody else's ads.
 import { describe, expect, it } from 'vitest';
+import { adRef, adStatus, member, placeToyota, publish, toyotaForm } from '../support/ads.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
 
-async function seller(): Promise<Browser> {
-  const b = browser();
-  const email = `mine-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  await b.post('/en/register', {
-    name: 'Mine',
-    login: email,
-    password: 'mine-passphrase',
-    password_confirmation: 'mine-passphrase',
-    terms: 'on',
-  });
-  return b;
-}
-async function placeAd(b: Browser, title: string) {
-  const city = sql<{ id: number }>("select id from cities where slug = 'benghazi'")[0]?.id as number;
-  const res = await b.post('/en/place-your-ad/motors/cars/toyota', {
-    title,
-    description: 'Family car in very good condition, serviced at the dealer.',
-    price_type: 'negotiable',
-    price: '38000',
-    currency: 'LYD',
-    city: String(city),
-    'attrs.year': '2016',
-    submission_key: `k-${Math.random()}`,
-  });
-  const id = Number(/placed=(\d+)/.exec(res.headers.get('location') ?? '')?.[1]);
-  const slug = sql<{ slug: string }>('select slug from ads where id = ?', id)[0]?.slug;
-  return { id, own: `/en/profile/posts/motors/toyota/${slug}-${id}` };
-}
+const seller = () => member('mine');
+const placeAd = (b: Browser, title: string) => placeToyota(b, title);
+const status = adStatus;
 
 describe('my ads', () => {
   it('lists the member’s ads by status with counts, and only theirs', async () => {
@@ -57,28 +33,117 @@ describe('my ads', () => {
     expect(c.id).toBeGreaterThan(0);
   });
 
-  it('lets the owner repost, mark sold and delete; others get 404 and nothing changes', async () => {
+  it('lets the owner mark sold and delete; others get 404 and nothing changes', async () => {
     const b = await seller();
     const ad = await placeAd(b, 'Toyota Yaris 2019 city car');
-    sql(
-      "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ? where id = ? returning id",
-      new Date().toISOString(),
-      new Date(Date.now() - 8 * 86_400_000).toISOString(),
-      new Date(Date.now() + 20 * 86_400_000).toISOString(),
-      ad.id,
-    );
+    publish(ad.id, 8);
     const stranger = await seller();
     expect((await stranger.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' })).status).toBe(404);
-    expect(sql<{ status: string }>('select status from ads where id = ?', ad.id)[0]?.status).toBe('published');
-    const repost = await b.post('/en/profile/posts', { id: String(ad.id), intent: 'repost' });
-    expect(repost.headers.get('location')).toBe('/en/profile/posts?done=repost');
-    const again = await b.post('/en/profile/posts', { id: String(ad.id), intent: 'repost' });
-    expect(again.status).toBe(422);
-    expect(await again.text()).toContain('You can repost this ad again in 7 days.');
-    await b.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' });
+    expect(status(ad.id)).toBe('published');
+    const sold = await b.post('/en/profile/posts?status=active', { id: String(ad.id), intent: 'mark-sold' });
+    expect(sold.headers.get('location')).toBe('/en/profile/posts?status=active&done=mark-sold');
     expect(await (await b.get('/en/profile/posts?status=sold')).text()).toContain('Toyota Yaris 2019 city car');
     await b.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' });
-    expect(sql<{ status: string }>('select status from ads where id = ?', ad.id)[0]?.status).toBe('deleted');
+    expect(status(ad.id)).toBe('deleted');
+    expect((await b.get(ad.own)).status).toBe(404);
+  });
+
+  it('confirms a bump on the repost page, then refuses it inside the cool-down with the date', async () => {
+    const b = await seller();
+    const ad = await placeAd(b, 'Toyota Hilux 2014 pickup');
+    expect(await (await b.get(`${ad.own}/repost`)).text()).toContain('Only active or expired ads can be reposted.');
+    expect((await b.post(`${ad.own}/repost`, {})).status).toBe(422);
+    publish(ad.id, 8);
+    const page = await (await b.get(`${ad.own}/repost`)).text();
+    expect(page).toContain('Bump your ad to the top');
+    expect(page).toContain('once every 7 days');
+    expect((await (await seller()).get(`${ad.own}/repost`)).status).toBe(404);
+    expect((await (await seller()).post(`${ad.own}/repost`, {})).status).toBe(404);
+    const bumped = await b.post(`${ad.own}/repost`, {});
+    expect(bumped.headers.get('location')).toBe(`${ad.own}?done=bumped`);
+    expect(await (await b.get(`${ad.own}?done=bumped`)).text()).toContain('Done: your ad is back at the top.');
+    const later = await (await b.get(`${ad.own}/repost`)).text();
+    expect(later).toContain('You can repost this ad again in 7 days.');
+    expect(later).toContain('Next possible on');
+    const again = await b.post(`${ad.own}/repost`, {});
+    expect(again.status).toBe(422);
+    expect((await b.get(`/en/profile/posts/motors/cars/x-${ad.id}/repost`)).headers.get('location')).toBe(
+      `${ad.own}/repost`,
+    );
+  });
+
+  it('renews an expired ad on the repost page, showing its cost against the allowance', async () => {
+    const b = await seller();
+    const ad = await placeAd(b, 'Toyota Avalon 2013 sedan');
+    sql("update ads set status = 'expired' where id = ? returning id", ad.id);
+    const page = await (await b.get(`${ad.own}/repost`)).text();
+    expect(page).toContain('Renew your ad');
+    expect(page).toContain('It takes one of your 5 active ad places; you have 0 active now.');
+    const renewed = await b.post(`${ad.own}/repost`, {});
+    expect(renewed.headers.get('location')).toBe(`${ad.own}?done=renewed`);
+    expect(status(ad.id)).toBe('published');
+  });
+
+  it('edits an ad with the same form, opened with its values; a material edit goes back to review', async () => {
+    const b = await seller();
+    const ad = await placeAd(b, 'Toyota Corolla 2015 for a family');
+    publish(ad.id, 1);
+    const form = await (await b.get(`${ad.own}/edit`)).text();
+    expect(form).toContain('Edit your ad');
+    expect(form).toContain('value="Toyota Corolla 2015 for a family"');
+    expect(form).toContain('Clean car, one owner, full service history in Tripoli.');
+    expect(form).toMatch(/<option value="corolla" selected="">/);
+    expect(form).toContain('Save changes');
+    expect(form).toContain('sends the ad back to our team for review');
+
+    // Someone else's ad: 404 for the page and the post, and nothing changes.
+    const stranger = await seller();
+    expect((await stranger.get(`${ad.own}/edit`)).status).toBe(404);
+    expect((await stranger.post(`${ad.own}/edit`, toyotaForm('Stolen Toyota title'))).status).toBe(404);
+
+    // Bad input: a field error, nothing saved.
+    const bad = await b.post(
+      `${ad.own}/edit`,
+      toyotaForm('Toyota Corolla 2015 for a family', { 'attrs.year': '1800' }),
+    );
+    expect(bad.status).toBe(422);
+    expect(status(ad.id)).toBe('published');
+
+    // Details only: stays published.
+    const details = await b.post(
+      `${ad.own}/edit`,
+      toyotaForm('Toyota Corolla 2015 for a family', { 'attrs.year': '2016', contact_whatsapp: 'on' }),
+    );
+    expect(details.headers.get('location')).toBe(`${ad.own}?done=edited`);
+    expect(status(ad.id)).toBe('published');
+
+    // A new title: back to review, new slug, the old URLs lead to the new ones.
+    const titled = await b.post(`${ad.own}/edit`, toyotaForm('Toyota Corolla 2016 low mileage'));
+    const moved = adRef(ad.id);
+    expect(titled.headers.get('location')).toBe(`${moved.own}?done=edited-review`);
+    expect(status(ad.id)).toBe('pending');
+    expect((await b.get(ad.url)).headers.get('location')).toBe(moved.url);
+    const revision = sql<{ changes: string }>(
+      "select changes from revisions where subject_type = 'ad' and subject_id = ? and action = 'edit' order by id desc",
+      String(ad.id),
+    )[0];
+    expect(JSON.parse(revision?.changes ?? '{}')).toMatchObject({
+      title: ['Toyota Corolla 2015 for a family', 'Toyota Corolla 2016 low mileage'],
+      status: ['published', 'pending'],
+    });
+  });
+
+  it('resubmits a rejected ad for review after an edit', async () => {
+    const b = await seller();
+    const ad = await placeAd(b, 'Toyota Land Cruiser 2010 rejected');
+    sql("update ads set status = 'rejected', rejection_reason = 'Photos missing' where id = ? returning id", ad.id);
+    const own = await (await b.get(ad.own)).text();
+    expect(own).toContain('Photos missing');
+    expect(own).toContain('Edit the ad to fix it');
+    expect(await (await b.get(`${ad.own}/edit`)).text()).toContain('Save and send for review');
+    const res = await b.post(`${ad.own}/edit`, toyotaForm('Toyota Land Cruiser 2010 with photos'));
+    expect(res.status).toBe(302);
+    expect(status(ad.id)).toBe('pending');
   });
 
   it('shows one own ad with its history and views per day, to its owner only', async () => {

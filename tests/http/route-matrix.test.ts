@@ -114,6 +114,19 @@ const PAGES: [string, Record<Role, Expect>][] = [
       visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile%2Fposts%2Fmotors%2Ftoyota%2Fx-999999999' },
     },
   ],
+  ...['edit', 'repost'].map(
+    (page) =>
+      [
+        `/en/profile/posts/motors/toyota/x-999999999/${page}`,
+        {
+          ...all(404),
+          visitor: {
+            status: 302,
+            location: `/en/login?redirect=%2Fen%2Fprofile%2Fposts%2Fmotors%2Ftoyota%2Fx-999999999%2F${page}`,
+          },
+        },
+      ] as [string, Record<Role, Expect>],
+  ),
   ['/en/users/no-such-member', all(404)],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],

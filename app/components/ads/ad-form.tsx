@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, useLocation } from 'react-router';
 import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useLocale } from '~/lib/use-locale.ts';
-import { adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
+import { type AdFormValues, adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
 import { type DraftPhoto, PhotoUploader, usePhotoUploads } from './photo-uploader.tsx';
 
@@ -28,6 +28,8 @@ export interface AdFormData {
   allowance: { used: number; limit: number };
   submissionKey: string;
   moderation: 'pre' | 'post';
+  /** Editing an ad: its status and current values (the form then keeps no draft). */
+  edit?: { status: string; values: AdFormValues };
 }
 
 const DRAFT_PREFIX = 'souq:ad-draft:';
@@ -70,10 +72,16 @@ export function AdForm({
   const { pathname } = useLocation();
   const fieldError = useFieldError();
   const schema = useMemo(() => adFormSchema(data.attributes), [data.attributes]);
-  const [form, fields] = useValidatedForm('ad-form', schema, lastResult);
+  const initial = data.edit?.values;
+  const [form, fields] = useValidatedForm(
+    'ad-form',
+    schema,
+    lastResult,
+    initial ? { title: initial.title, description: initial.description, price: initial.price } : undefined,
+  );
   const attrs = fields.attrs.getFieldset() as Record<string, (typeof fields)['title']>;
-  const [priceType, setPriceType] = useState<string>('fixed');
-  const [cityId, setCityId] = useState<string>('');
+  const [priceType, setPriceType] = useState<string>(initial?.price_type ?? 'fixed');
+  const [cityId, setCityId] = useState<string>(initial?.city ?? '');
   const areas = data.cities.find((c) => String(c.id) === cityId)?.areas ?? [];
   const full = data.allowance.used >= data.allowance.limit;
   const photos = usePhotoUploads();
@@ -81,13 +89,14 @@ export function AdForm({
   if (photosBlocked === 'busy' && !photos.busy) setPhotosBlocked(null);
   if (photosBlocked === 'blocked-failed' && !photos.failed) setPhotosBlocked(null);
 
-  // The draft: saved on every change, restored once when the form is opened again.
-  const draftKey = DRAFT_PREFIX + pathname;
+  // The draft: saved on every change, restored once when the form is opened again. An edit keeps
+  // none: the ad itself is what the form opens with.
+  const draftKey = data.edit ? null : DRAFT_PREFIX + pathname;
   // The uploaded photos as the draft saves them (the save runs from DOM events, outside renders).
   const uploadedRef = useRef<DraftPhoto[]>([]);
   const saveDraft = useCallback(() => {
     const el = document.getElementById(form.id) as HTMLFormElement | null;
-    if (!el) return;
+    if (!el || !draftKey) return;
     const fields = [...new FormData(el).entries()].filter(
       (entry): entry is [string, string] =>
         typeof entry[1] === 'string' && entry[0] !== 'submission_key' && entry[0] !== 'photos',
@@ -119,9 +128,13 @@ export function AdForm({
   }, [photos.uploaded, saveDraft]);
 
   const restorePhotos = photos.restore;
+  const initialPhotos = useRef(initial?.photos);
+  useEffect(() => {
+    if (initialPhotos.current) restorePhotos(initialPhotos.current, { attached: true });
+  }, [restorePhotos]);
   useEffect(() => {
     const el = document.getElementById(form.id) as HTMLFormElement | null;
-    if (!el) return;
+    if (!el || !draftKey) return;
     const saved = localStorage.getItem(draftKey);
     if (saved && !lastResult) {
       try {
@@ -160,6 +173,24 @@ export function AdForm({
     };
   }, [draftKey, form.id, lastResult, saveDraft, restorePhotos]);
 
+  const status = data.edit?.status;
+  const reviewNote = !status
+    ? data.moderation === 'pre'
+      ? 'form.review-note'
+      : null
+    : status === 'rejected'
+      ? 'form.review-note-resubmit'
+      : status === 'published' && data.moderation === 'pre'
+        ? 'form.review-note-edit'
+        : null;
+  const submitLabel = status
+    ? status === 'rejected'
+      ? t('form.submit-resubmit')
+      : t('form.submit-edit')
+    : data.moderation === 'pre'
+      ? t('form.submit-review')
+      : t('form.submit');
+
   const unit = (a: Attribute) => (locale === 'ar' ? a.unit_ar : a.unit_en) ?? undefined;
   const label = (a: Attribute) => name(a);
   const optionLabel = (o: { ar: string; en: string }) => (locale === 'ar' ? o.ar : o.en);
@@ -179,14 +210,16 @@ export function AdForm({
           return;
         }
         form.onSubmit(event);
-        if (!event.defaultPrevented) localStorage.removeItem(draftKey);
+        if (!event.defaultPrevented && draftKey) localStorage.removeItem(draftKey);
       }}
     >
       <input type="hidden" name="submission_key" value={data.submissionKey} />
       <Stack gap="lg">
-        <Text size="sm" c={full ? 'red' : 'dimmed'}>
-          {t('form.allowance', { count: data.allowance.limit - data.allowance.used, limit: data.allowance.limit })}
-        </Text>
+        {data.edit ? null : (
+          <Text size="sm" c={full ? 'red' : 'dimmed'}>
+            {t('form.allowance', { count: data.allowance.limit - data.allowance.used, limit: data.allowance.limit })}
+          </Text>
+        )}
         <FormError code={formError} />
         {/* Details the category does not have (a stale form, a forged post) have no field to show on. */}
         {Object.entries(form.allErrors)
@@ -195,9 +228,9 @@ export function AdForm({
           .map(([key, codes]) => (
             <FormError key={key} code={codes[0] === 'unknown-attribute' ? 'unknown-attribute' : 'bad-request'} />
           ))}
-        {data.moderation === 'pre' ? (
+        {reviewNote ? (
           <Alert color="gray" variant="light">
-            {t('form.review-note')}
+            {t(reviewNote)}
           </Alert>
         ) : null}
 
@@ -263,7 +296,7 @@ export function AdForm({
                 <NativeSelect
                   name="currency"
                   label={t('form.currency')}
-                  defaultValue="LYD"
+                  defaultValue={initial?.currency ?? 'LYD'}
                   data={CURRENCIES.map((c) => ({ value: c, label: t(`currencies.${c}`) }))}
                 />
               </SimpleGrid>
@@ -281,12 +314,15 @@ export function AdForm({
                 // Messages name the detail as the page shows it ("The Year field is required").
                 const error = field ? fieldError({ errors: field.errors, name: label(a) }) : undefined;
                 const common = { name: `attrs.${a.key}`, label: label(a), error, withAsterisk: a.required };
+                const value = initial?.attrs[a.key];
+                const text = typeof value === 'string' ? value : undefined;
                 switch (a.type) {
                   case 'select':
                     return (
                       <NativeSelect
                         key={a.key}
                         {...common}
+                        defaultValue={text}
                         data={[
                           { value: '', label: t('form.choose') },
                           ...a.options.map((o) => ({ value: o.value, label: optionLabel(o) })),
@@ -295,7 +331,13 @@ export function AdForm({
                     );
                   case 'multiselect':
                     return (
-                      <Checkbox.Group key={a.key} label={common.label} error={error} withAsterisk={a.required}>
+                      <Checkbox.Group
+                        key={a.key}
+                        label={common.label}
+                        error={error}
+                        withAsterisk={a.required}
+                        defaultValue={Array.isArray(value) ? value : undefined}
+                      >
                         <Group gap="sm" mt={4}>
                           {a.options.map((o) => (
                             <Checkbox key={o.value} name={common.name} value={o.value} label={optionLabel(o)} />
@@ -304,9 +346,18 @@ export function AdForm({
                       </Checkbox.Group>
                     );
                   case 'boolean':
-                    return <Switch key={a.key} name={common.name} value="on" label={common.label} mt="md" />;
+                    return (
+                      <Switch
+                        key={a.key}
+                        name={common.name}
+                        value="on"
+                        label={common.label}
+                        mt="md"
+                        defaultChecked={value === true}
+                      />
+                    );
                   case 'date':
-                    return <TextInput key={a.key} {...common} type="date" dir="ltr" />;
+                    return <TextInput key={a.key} {...common} type="date" dir="ltr" defaultValue={text} />;
                   case 'number':
                   case 'year':
                     return (
@@ -315,12 +366,13 @@ export function AdForm({
                         {...common}
                         inputMode="numeric"
                         dir="ltr"
+                        defaultValue={text}
                         rightSection={unit(a) ? <Text size="xs">{unit(a)}</Text> : undefined}
                         rightSectionWidth={unit(a) ? 56 : undefined}
                       />
                     );
                   default:
-                    return <TextInput key={a.key} {...common} dir="auto" maxLength={500} />;
+                    return <TextInput key={a.key} {...common} dir="auto" maxLength={500} defaultValue={text} />;
                 }
               })}
             </SimpleGrid>
@@ -344,6 +396,7 @@ export function AdForm({
             <NativeSelect
               name="area"
               label={t('form.area')}
+              defaultValue={initial?.area}
               disabled={areas.length === 0}
               data={[
                 { value: '', label: areas.length ? t('form.choose') : t('form.no-areas') },
@@ -359,12 +412,22 @@ export function AdForm({
             <Text size="sm" c="dimmed">
               {t('form.contact-chat')}
             </Text>
-            <Checkbox name="contact_phone" value="on" label={t('form.contact-phone')} />
-            <Checkbox name="contact_whatsapp" value="on" label={t('form.contact-whatsapp')} />
+            <Checkbox
+              name="contact_phone"
+              value="on"
+              label={t('form.contact-phone')}
+              defaultChecked={initial?.contact_phone}
+            />
+            <Checkbox
+              name="contact_whatsapp"
+              value="on"
+              label={t('form.contact-whatsapp')}
+              defaultChecked={initial?.contact_whatsapp}
+            />
           </Stack>
         </Fieldset>
 
-        <SubmitButton>{data.moderation === 'pre' ? t('form.submit-review') : t('form.submit')}</SubmitButton>
+        <SubmitButton>{submitLabel}</SubmitButton>
       </Stack>
     </Form>
   );

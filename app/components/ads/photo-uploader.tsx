@@ -303,9 +303,12 @@ export function usePhotoUploads() {
     }
   };
 
-  /** The photos of a saved draft, shown again as uploaded. */
+  /**
+   * Photos shown as uploaded: a saved draft's (too old ones are skipped: the server has pruned them)
+   * or, with `attached`, the photos an edited ad already has.
+   */
   const restore = useCallback(
-    (photos: unknown) => {
+    (photos: unknown, options: { attached?: boolean } = {}) => {
       if (!Array.isArray(photos)) return;
       const now = Date.now();
       const kept = photos
@@ -319,7 +322,7 @@ export function usePhotoUploads() {
             // A path on this site or the storage's http(s) URL; the CSP's img-src has the last word.
             /^(\/(?!\/)|https?:\/\/)/.test(p.thumb) &&
             typeof p.at === 'number' &&
-            now - p.at < DRAFT_PHOTO_MAX_AGE_MS,
+            (options.attached || now - p.at < DRAFT_PHOTO_MAX_AGE_MS),
         )
         .slice(0, MAX_PHOTOS);
       if (kept.length === 0) return;

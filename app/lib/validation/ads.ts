@@ -29,6 +29,24 @@ export const PRICE_MAX = 1_000_000_000;
 /** Libya's bounding box, for the optional map pin. */
 export const LIBYA = { south: 19.5, north: 33.5, west: 9.3, east: 25.2 } as const;
 
+/** An ad's values as the edit form opens with them (numbers as typed text, switches as booleans). */
+export interface AdFormValues {
+  title: string;
+  description: string;
+  price_type: string;
+  price: string;
+  currency: string;
+  city: string;
+  area: string;
+  lat: string;
+  lng: string;
+  contact_phone: boolean;
+  contact_whatsapp: boolean;
+  attrs: Record<string, string | string[] | boolean>;
+  /** The ad's photos in order, as the photo uploader shows uploaded ones. */
+  photos: { id: number; thumb: string; at: number }[];
+}
+
 /** What the form needs to know about an attribute (a subset of the catalogue's Attribute). */
 export interface FormAttribute {
   key: string;

@@ -22,6 +22,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect } from 'react-router';
 import { AdCards, StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
@@ -35,7 +36,6 @@ import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS } from '~/lib/validation/ads.ts';
 import { countView, loadAdView, REPORT_LIMIT, reportAd, similarAds } from '../../../server/domain/ad-view.ts';
-import { moveAd, repostAd } from '../../../server/domain/ads.ts';
 import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
 import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
 import type { Route } from './+types/ad-page';
@@ -110,7 +110,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { ad, owner } = await load(request, context, params);
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
-  const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
   try {
     if (intent === 'reveal-phone') {
       // Signed-in members only, counted against a limit so numbers cannot be harvested.
@@ -132,11 +131,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       });
       return { revealed: null, formError: undefined, reported: true };
     }
-    if (!owner) throw notFound(request);
-    if (intent === 'mark-sold') await moveAd(db(context), actor, ad.id, 'mark-sold', { owner: user.id });
-    else if (intent === 'repost') await repostAd(db(context), actor, ad.id);
-    else throw notFound(request);
-    return { revealed: null, formError: undefined, done: intent };
+    throw notFound(request);
   } catch (error) {
     if (error instanceof TooManyRequests) {
       return data(
@@ -393,27 +388,16 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               <Card withBorder radius="lg">
                 <Stack gap="xs">
                   <Text fw={600}>{t('page.yours')}</Text>
-                  {actionData && 'done' in actionData && actionData.done ? (
-                    <Text size="sm" role="status">
-                      {t(`page.done.${actionData.done}`)}
-                    </Text>
-                  ) : null}
-                  {ad.status === 'published' || ad.status === 'expired' ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="repost" />
-                      <Button type="submit" variant="default" fullWidth radius="xl">
-                        {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
-                      </Button>
-                    </Form>
-                  ) : null}
-                  {ad.status === 'published' ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="mark-sold" />
-                      <Button type="submit" variant="default" fullWidth radius="xl">
-                        {t('page.mark-sold')}
-                      </Button>
-                    </Form>
-                  ) : null}
+                  <OwnerAdActions
+                    ad={{
+                      id: ad.id,
+                      slug: ad.slug,
+                      status: ad.status,
+                      taxonomy_slug: ad.path.taxonomy.slug,
+                      category_slug: ad.path.category.slug,
+                    }}
+                    stacked
+                  />
                 </Stack>
               </Card>
             ) : null}

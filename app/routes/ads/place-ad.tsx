@@ -18,9 +18,9 @@ import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import {
-  ACTIVE_STATUSES,
   AD_RULES,
   type AdInput,
+  countActiveAds,
   createAd,
   isLeaf,
   resolveCategoryPath,
@@ -56,12 +56,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [attributes, cities, active] = await Promise.all([
     listCategoryAttributes(db(context), path.category.slug),
     listCities(db(context)),
-    db(context)
-      .selectFrom('ads')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', user.id)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .executeTakeFirstOrThrow(),
+    countActiveAds(db(context), user.id),
   ]);
   const placed = new URL(request.url).searchParams.get('placed');
   return {
@@ -73,7 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     form: {
       attributes,
       cities,
-      allowance: { used: Number(active.n), limit: AD_RULES.freeActiveAds },
+      allowance: { used: active, limit: AD_RULES.freeActiveAds },
       // A new key per visit of the form: a second submit of the same form finds the first ad.
       submissionKey: crypto.randomUUID(),
       moderation: services(context).config.moderation,

@@ -1,17 +1,18 @@
-import { Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, redirect } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
-import { localeTags, localizePath } from '~/i18n/config.ts';
+import { localeTags } from '~/i18n/config.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, orNotFound, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { ownAdDetail } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/own-ad';
+import { ensureCanonical, ownAdId } from './own-ad.server.ts';
 
 // `/profile/posts/{taxonomy}/{category}/{ad}` (PRODUCT.md §3): one of the member's ads with its
 // status history and views per day. Someone else's ad is a 404.
@@ -20,23 +21,23 @@ export const middleware = guards('auth');
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const match = /^(?:(.*)-)?(\d{1,12})$/.exec(params.ad);
-  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
-  const ad = await orNotFound(request, ownAdDetail(db(context), user.id, Number(match[2])));
-  const canonical = `/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`;
-  if (params.taxonomy !== ad.taxonomy_slug || params.category !== ad.category_slug || (match[1] ?? '') !== ad.slug) {
-    throw redirect(encodeURI(localizePath(canonical, localeOf(request))), 301);
-  }
+  const ad = await orNotFound(request, ownAdDetail(db(context), user.id, ownAdId(request, params)));
+  ensureCanonical(request, params, ad);
   return { ad, meta: { title: tFor(request)('ads:mine.detail-title', { title: ad.title }), noindex: true } };
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+
+/** What the edit and repost pages report back with `?done=`. */
+const OWN_AD_DONE = ['edited', 'edited-review', 'unchanged', 'renewed', 'bumped'] as const;
 
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('ads');
   const { to, locale } = useLocale();
   const price = usePrice();
   const { ad } = loaderData;
+  const [params] = useSearchParams();
+  const done = OWN_AD_DONE.find((d) => d === params.get('done'));
   const tag = localeTags[locale];
   const when = (iso: string) =>
     new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -56,11 +57,20 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
       <Text fw={700} c="brand">
         {price(ad)}
       </Text>
-      {['published', 'sold', 'expired'].includes(ad.status) || ad.status === 'pending' || ad.status === 'rejected' ? (
-        <Anchor component={Link} to={to(`/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`)}>
-          {t('mine.open-page')}
-        </Anchor>
+      {done ? (
+        <Alert color="brand" role="status">
+          {t(`mine.done.${done}`)}
+        </Alert>
       ) : null}
+      {ad.status === 'rejected' && ad.rejection_reason ? (
+        <Alert color="red" role="status">
+          {t('page.reason', { reason: ad.rejection_reason })} {t('mine.rejected-hint')}
+        </Alert>
+      ) : null}
+      <Anchor component={Link} to={to(`/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`)}>
+        {t('mine.open-page')}
+      </Anchor>
+      <OwnerAdActions ad={ad} />
       <Card withBorder radius="lg">
         <Stack gap="xs">
           <Title order={2} size="h4">

@@ -1,8 +1,9 @@
 import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconEye, IconHeart, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, redirect, useNavigate, useSearchParams } from 'react-router';
+import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
@@ -13,7 +14,7 @@ import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
 import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { moveAd, repostAd } from '../../../server/domain/ads.ts';
+import { moveAd } from '../../../server/domain/ads.ts';
 import { Invalid } from '../../../server/domain/errors.ts';
 import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
@@ -39,9 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!Number.isSafeInteger(id) || id <= 0) throw notFound(request);
   const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
   try {
-    if (intent === 'repost') await repostAd(db(context), actor, id);
-    else if (intent === 'mark-sold' || intent === 'delete')
-      await moveAd(db(context), actor, id, intent, { owner: user.id });
+    if (intent === 'mark-sold' || intent === 'delete') await moveAd(db(context), actor, id, intent, { owner: user.id });
     else throw notFound(request);
   } catch (error) {
     if (error instanceof Invalid) return data({ formError: error.errors.form?.[0] }, { status: 422 });
@@ -78,7 +77,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
           {t('common:place-your-ad')}
         </Button>
       </Group>
-      {done && ['repost', 'mark-sold', 'delete'].includes(done) ? (
+      {done && ['mark-sold', 'delete'].includes(done) ? (
         <Alert color="brand" role="status">
           {t(`mine.done.${done}`)}
         </Alert>
@@ -159,18 +158,8 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                           {t('page.reason', { reason: ad.rejection_reason })}
                         </Text>
                       ) : null}
-                      <Group gap="xs" mt={4}>
-                        {ad.status === 'published' || ad.status === 'expired' ? (
-                          <ActionButton
-                            id={ad.id}
-                            intent="repost"
-                            label={ad.status === 'expired' ? t('page.renew') : t('page.bump')}
-                          />
-                        ) : null}
-                        {ad.status === 'published' ? (
-                          <ActionButton id={ad.id} intent="mark-sold" label={t('page.mark-sold')} />
-                        ) : null}
-                        <ActionButton id={ad.id} intent="delete" label={t('mine.delete')} danger />
+                      <Group mt={4}>
+                        <OwnerAdActions ad={ad} inList />
                       </Group>
                     </Stack>
                   </Group>
@@ -181,23 +170,5 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
         </Stack>
       )}
     </Stack>
-  );
-}
-
-function ActionButton({ id, intent, label, danger }: { id: number; intent: string; label: string; danger?: boolean }) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="intent" value={intent} />
-      <Button
-        type="submit"
-        size="compact-sm"
-        variant={danger ? 'subtle' : 'default'}
-        color={danger ? 'red' : undefined}
-        radius="xl"
-      >
-        {label}
-      </Button>
-    </Form>
   );
 }

@@ -1,0 +1,72 @@
+import { Button, Group, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Form, Link } from 'react-router';
+import { useLocale } from '~/lib/use-locale.ts';
+
+interface OwnedAd {
+  id: number;
+  slug: string;
+  status: string;
+  taxonomy_slug: string;
+  category_slug: string;
+}
+
+/**
+ * The owner's actions on one of their ads (PRODUCT.md §3): edit and repost open their own pages;
+ * mark sold and delete post to `/profile/posts` (delete asks first when JavaScript runs).
+ * `stacked` lays them out full-width, for the ad page's side card; `inList` posts to the page itself
+ * (`/profile/posts` with its tab), so the member stays on the tab they were on.
+ */
+export function OwnerAdActions({
+  ad,
+  stacked = false,
+  inList = false,
+}: {
+  ad: OwnedAd;
+  stacked?: boolean;
+  inList?: boolean;
+}) {
+  const { t } = useTranslation('ads');
+  const { to } = useLocale();
+  const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
+  const size = stacked ? 'sm' : 'compact-sm';
+  const Layout = stacked ? Stack : Group;
+  const post = (intent: 'mark-sold' | 'delete', label: string, danger = false) => (
+    <Form
+      method="post"
+      action={inList ? undefined : to('/profile/posts')}
+      onSubmit={(event) => {
+        if (danger && !window.confirm(t('mine.delete-confirm'))) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={ad.id} />
+      <input type="hidden" name="intent" value={intent} />
+      <Button
+        type="submit"
+        size={size}
+        variant={danger ? 'subtle' : 'default'}
+        color={danger ? 'red' : undefined}
+        radius="xl"
+        fullWidth={stacked}
+      >
+        {label}
+      </Button>
+    </Form>
+  );
+  return (
+    <Layout gap="xs">
+      {ad.status !== 'deleted' ? (
+        <Button component={Link} to={`${base}/edit`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+          {t('mine.edit')}
+        </Button>
+      ) : null}
+      {ad.status === 'published' || ad.status === 'expired' ? (
+        <Button component={Link} to={`${base}/repost`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+          {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
+        </Button>
+      ) : null}
+      {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
+      {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
+    </Layout>
+  );
+}

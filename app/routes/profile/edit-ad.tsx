@@ -1,0 +1,109 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { data, redirect } from 'react-router';
+import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
+import { StatusBadge } from '~/components/ads/ad-parts.tsx';
+import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { localizePath, localName } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { adFormSchema } from '~/lib/validation/ads.ts';
+import { AD_RULES, type AdInput, updateAd } from '../../../server/domain/ads.ts';
+import { listCities } from '../../../server/domain/catalog.ts';
+import { editableAd } from '../../../server/domain/owner-ads.ts';
+import type { Route } from './+types/edit-ad';
+import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
+
+// `/profile/posts/{taxonomy}/{category}/{ad}/edit`: the ad form of place-your-ad, opened with the
+// member's ad (PRODUCT.md §3 "the same form edits an existing ad"). Someone else's ad is a 404.
+
+export const middleware = guards('auth');
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const locale = localeOf(request);
+  const editable = await orNotFound(request, editableAd(db(context), user.id, ownAdId(request, params)));
+  const { ad, path, attributes, values } = editable;
+  ensureCanonical(request, params, ad, '/edit');
+  return {
+    ad: { id: ad.id, title: ad.title, status: ad.status, href: ownAdPath(ad) },
+    category: [path.taxonomy, ...path.trail].map((c) => localName(locale, c)).join(' › '),
+    form: {
+      attributes,
+      cities: await listCities(db(context)),
+      allowance: { used: 0, limit: AD_RULES.freeActiveAds },
+      submissionKey: crypto.randomUUID(),
+      moderation: services(context).config.moderation,
+      edit: { status: ad.status, values },
+    } satisfies AdFormData,
+    meta: { title: tFor(request)('ads:edit.title', { title: ad.title }), noindex: true },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const { ad, attributes } = await orNotFound(request, editableAd(db(context), user.id, ownAdId(request, params)));
+  const submission = parseWithZod(await request.formData(), { schema: adFormSchema(attributes) });
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
+  return replyOnRefusal(
+    (opts) => submission.reply(opts),
+    async () => {
+      const info = requestInfo(context);
+      const { submission_key: _, ...input } = submission.value as AdInput;
+      const edited = await orNotFound(
+        request,
+        updateAd(
+          db(context),
+          { moderation: services(context).config.moderation },
+          { id: user.id, ip: info.ip, userAgent: info.userAgent },
+          ad.id,
+          attributes,
+          input,
+        ),
+      );
+      const target = localizePath(ownAdPath({ ...ad, slug: edited.slug }), localeOf(request));
+      const done = edited.changed.length === 0 ? 'unchanged' : edited.status === 'pending' ? 'edited-review' : 'edited';
+      return redirect(`${encodeURI(target)}?done=${done}`);
+    },
+  );
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
+
+export default function EditAdPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { to } = useLocale();
+  const { ad } = loaderData;
+  return (
+    <Stack gap="lg">
+      <Breadcrumbs
+        items={[
+          { label: t('mine.title'), href: to('/profile/posts') },
+          { label: ad.title, href: to(ad.href) },
+          { label: t('edit.crumb') },
+        ]}
+      />
+      <Stack gap={4}>
+        <Title order={1}>{t('edit.heading')}</Title>
+        <Group gap="xs">
+          <Text c="dimmed" size="sm">
+            {loaderData.category}
+          </Text>
+          <StatusBadge status={ad.status} />
+        </Group>
+      </Stack>
+      <AdForm
+        data={loaderData.form}
+        lastResult={actionData?.result}
+        formError={actionData && 'formError' in actionData ? (actionData.formError as string | undefined) : undefined}
+      />
+    </Stack>
+  );
+}

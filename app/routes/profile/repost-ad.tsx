@@ -1,0 +1,117 @@
+import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, redirect } from 'react-router';
+import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
+import { localeTags, localizePath } from '~/i18n/config.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { guards } from '~/lib/guards.server.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { db, localeOf, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { repostAd } from '../../../server/domain/ads.ts';
+import { Invalid } from '../../../server/domain/errors.ts';
+import { ownAd, repostQuote } from '../../../server/domain/owner-ads.ts';
+import type { Route } from './+types/repost-ad';
+import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
+
+// `/profile/posts/{taxonomy}/{category}/{ad}/repost` (seed §2, PRODUCT.md §3): what a repost will
+// do — renew an expired ad against the allowance, or bump a live one once per cool-down — and a
+// button to confirm it; a refusal says why. Someone else's ad is a 404.
+
+export const middleware = guards('auth');
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  ensureCanonical(request, params, ad, '/repost');
+  const quote = await repostQuote(db(context), user.id, ad);
+  return {
+    ad: { ...ad, href: ownAdPath(ad) },
+    quote,
+    meta: { title: tFor(request)('ads:repost.title'), noindex: true },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  const info = requestInfo(context);
+  try {
+    const done = await repostAd(db(context), { id: user.id, ip: info.ip, userAgent: info.userAgent }, ad.id);
+    return redirect(`${encodeURI(localizePath(ownAdPath(ad), localeOf(request)))}?done=${done}`);
+  } catch (error) {
+    if (error instanceof Invalid) return data({ formError: error.errors.form?.[0] }, { status: 422 });
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
+
+export default function RepostAdPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('ads');
+  const { to, locale } = useLocale();
+  const price = usePrice();
+  const refusalText = useFormErrorText();
+  const { ad, quote } = loaderData;
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'long' }).format(new Date(iso));
+  return (
+    <Stack gap="lg" maw={640}>
+      <Breadcrumbs
+        items={[
+          { label: t('mine.title'), href: to('/profile/posts') },
+          { label: ad.title, href: to(ad.href) },
+          { label: t('repost.crumb') },
+        ]}
+      />
+      <Title order={1}>{quote.kind === 'renew' ? t('repost.renew-title') : t('repost.bump-title')}</Title>
+      <Card withBorder radius="lg">
+        <Group justify="space-between" wrap="nowrap">
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Text fw={600} dir="auto" truncate="end">
+              {ad.title}
+            </Text>
+            <Text size="sm" c="brand" fw={600}>
+              {price(ad)}
+            </Text>
+          </Stack>
+          <StatusBadge status={ad.status} />
+        </Group>
+      </Card>
+      {quote.kind === 'renew' ? (
+        <Stack gap="xs">
+          <Text>{t('repost.renew-what', { count: quote.lifetimeDays })}</Text>
+          <Text>{t('repost.renew-cost', { count: quote.limit, active: quote.active })}</Text>
+        </Stack>
+      ) : quote.kind === 'bump' ? (
+        <Stack gap="xs">
+          <Text>{t('repost.bump-what', { count: quote.cooldownDays })}</Text>
+          {quote.lastBumpAt ? <Text c="dimmed">{t('repost.last-bump', { date: date(quote.lastBumpAt) })}</Text> : null}
+        </Stack>
+      ) : null}
+      {quote.refusal ? (
+        <Alert color="yellow" role="status">
+          {refusalText(quote.refusal)}
+          {quote.nextBumpAt ? ` ${t('repost.next-bump', { date: date(quote.nextBumpAt) })}` : ''}
+        </Alert>
+      ) : null}
+      <FormError code={actionData?.formError} />
+      <Group>
+        {quote.kind && !quote.refusal ? (
+          <Form method="post">
+            <Button type="submit" radius="xl">
+              {quote.kind === 'renew' ? t('page.renew') : t('page.bump')}
+            </Button>
+          </Form>
+        ) : null}
+        <Anchor component={Link} to={to(ad.href)}>
+          {t('repost.back')}
+        </Anchor>
+      </Group>
+    </Stack>
+  );
+}
