@@ -26,6 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     locale,
     origin: config.appUrl ?? url.origin,
+    mapTileUrl: config.mapTileUrl,
     siteTitle: tFor(request)('common:site-title'),
     user: await currentUser(request, context).then((u) => (u ? { name: u.name, image: u.image } : null)),
     errorTitles: {

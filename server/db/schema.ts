@@ -224,6 +224,7 @@ export interface AdsTable {
   reminded_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   views: Count;
   favorites_count: Count;
+  phone_reveals: Count;
   submission_key: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -320,7 +321,7 @@ export interface Database {
   ad_attribute_values: AdAttributeValuesTable;
   ad_images: AdImagesTable;
   ad_status_history: AdStatusHistoryTable;
-  ad_views: { ad_id: number; day: string; views: Count };
+  ad_views: { ad_id: number; day: string; views: Count; phone_reveals: Count };
   ad_view_visitors: { ad_id: number; day: string; visitor: string };
   reports: ReportsTable;
   revisions: RevisionsTable;

@@ -12,6 +12,7 @@ const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
+import { type ApproximateLocation, approximateLocation } from './geo.ts';
 
 export interface AdDetail {
   label: Pick<Attribute, 'key' | 'name_ar' | 'name_en' | 'type' | 'unit_ar' | 'unit_en'>;
@@ -38,6 +39,8 @@ export interface AdView {
   path: CategoryPath;
   city: { id: number; name_ar: string; name_en: string; lat: number; lng: number };
   area: { name_ar: string; name_en: string; lat: number; lng: number } | null;
+  /** Where the map shows the ad: approximate, never the owner's pin. */
+  location: ApproximateLocation;
   seller: { id: string; name: string; image: string | null; member_since: string; phone: string | null } | null;
   contact: { phone: boolean; whatsapp: boolean };
   photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
@@ -87,6 +90,8 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       'cities.id as city_id',
       'cities.name_ar as city_ar',
       'cities.name_en as city_en',
+      'ads.lat',
+      'ads.lng',
       'cities.lat as city_lat',
       'cities.lng as city_lng',
       'areas.name_ar as area_ar',
@@ -114,6 +119,10 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       .orderBy('position')
       .execute(),
   ]);
+  const area =
+    ad.area_ar !== null
+      ? { name_ar: ad.area_ar, name_en: ad.area_en as string, lat: ad.area_lat as number, lng: ad.area_lng as number }
+      : null;
   const details: AdDetail[] = [];
   for (const a of attributes) {
     const rows = values.filter((v) => v.attribute_id === a.id);
@@ -159,10 +168,13 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     views: toNumber(ad.views),
     path,
     city: { id: ad.city_id, name_ar: ad.city_ar, name_en: ad.city_en, lat: ad.city_lat, lng: ad.city_lng },
-    area:
-      ad.area_ar !== null
-        ? { name_ar: ad.area_ar, name_en: ad.area_en as string, lat: ad.area_lat as number, lng: ad.area_lng as number }
-        : null,
+    area,
+    location: approximateLocation(
+      ad.id,
+      { lat: ad.lat === null ? null : Number(ad.lat), lng: ad.lng === null ? null : Number(ad.lng) },
+      area,
+      { lat: ad.city_lat, lng: ad.city_lng },
+    ),
     seller:
       ad.seller_id && !ad.seller_banned
         ? {
@@ -285,6 +297,19 @@ export async function countView(db: DB, adId: number, visitor: string, now = new
     .execute();
   await db.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
   return true;
+}
+
+/** Counts a phone reveal (rate-limited by the caller), in total and for the day. */
+export async function countPhoneReveal(db: DB, adId: number, now = new Date()): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  await db
+    .insertInto('ad_views')
+    .values({ ad_id: adId, day, views: 0, phone_reveals: 1 })
+    .onConflict((oc) =>
+      oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ phone_reveals: eb('ad_views.phone_reveals', '+', 1) })),
+    )
+    .execute();
+  await db.updateTable('ads').set({ phone_reveals: sql`phone_reveals + 1` }).where('id', '=', adId).execute();
 }
 
 export const LISTING_PAGE_SIZE = 24;

@@ -25,6 +25,7 @@ export interface OwnAd {
   category_slug: string;
   views: number;
   favorites: number;
+  phone_reveals: number;
   rejection_reason: string | null;
   updated_at: string;
   expires_at: string | null;
@@ -65,6 +66,7 @@ function ownAdsQuery(db: DB, userId: string) {
       'ads.price_type',
       'ads.views',
       'ads.favorites_count',
+      'ads.phone_reveals',
       'ads.rejection_reason',
       'ads.updated_at',
       'ads.expires_at',
@@ -95,6 +97,7 @@ async function withCovers(
     category_slug: r.category_slug,
     views: toNumber(r.views),
     favorites: toNumber(r.favorites_count),
+    phone_reveals: toNumber(r.phone_reveals),
     rejection_reason: r.rejection_reason,
     updated_at: toIso(r.updated_at),
     expires_at: iso(r.expires_at),
@@ -120,7 +123,7 @@ export async function listOwnAds(db: DB, userId: string, tab: OwnerTab, page = 1
 export interface OwnAdDetail extends OwnAd {
   history: { id: number; from: string | null; to: string; reason: string | null; at: string; by_staff: boolean }[];
   /** The last 30 days, oldest first, with zero days included. */
-  views_per_day: { day: string; views: number }[];
+  views_per_day: { day: string; views: number; phone_reveals: number }[];
 }
 
 /** The member's own ad (someone else's or a deleted one: NotFound). */
@@ -145,9 +148,14 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
       .where('ad_id', '=', id)
       .orderBy('id')
       .execute(),
-    db.selectFrom('ad_views').select(['day', 'views']).where('ad_id', '=', id).where('day', '>=', since).execute(),
+    db
+      .selectFrom('ad_views')
+      .select(['day', 'views', 'phone_reveals'])
+      .where('ad_id', '=', id)
+      .where('day', '>=', since)
+      .execute(),
   ]);
-  const byDay = new Map(views.map((v) => [v.day, toNumber(v.views)]));
+  const byDay = new Map(views.map((v) => [v.day, v]));
   const days = Array.from({ length: 30 }, (_, i) =>
     new Date(now.getTime() - (29 - i) * 86_400_000).toISOString().slice(0, 10),
   );
@@ -161,7 +169,11 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
       at: toIso(h.created_at),
       by_staff: h.actor_id !== null && h.actor_id !== userId,
     })),
-    views_per_day: days.map((day) => ({ day, views: byDay.get(day) ?? 0 })),
+    views_per_day: days.map((day) => ({
+      day,
+      views: toNumber(byDay.get(day)?.views),
+      phone_reveals: toNumber(byDay.get(day)?.phone_reveals),
+    })),
   };
 }
 

@@ -69,6 +69,42 @@ describe('the ad page', () => {
     expect(sql<{ views: number }>('select views from ad_views where ad_id = ?', ad.id)[0]?.views).toBe(2);
   });
 
+  it('reveals the phone to signed-in members only, counting each reveal, within a limit', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner, 'Toyota Corolla 2015 call me', { contact_phone: 'on' });
+    publish(ad.id);
+    sql(
+      "update users set phone_number = '+218912345678', phone_number_verified = 1 where id = (select user_id from ads where id = ?) returning id",
+      ad.id,
+    );
+    const anonymous = await browser().post(ad.url, { intent: 'reveal-phone' });
+    expect(anonymous.status).toBe(302);
+    expect(await (await browser().get(ad.url)).text()).not.toContain('912345678');
+    const buyer = await seller();
+    const shown = await buyer.post(ad.url, { intent: 'reveal-phone' });
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain('+218912345678');
+    const reveals = () => sql<{ n: number }>('select phone_reveals as n from ads where id = ?', ad.id)[0]?.n;
+    expect(reveals()).toBe(1);
+    expect(sql<{ n: number }>('select phone_reveals as n from ad_views where ad_id = ?', ad.id)[0]?.n).toBe(1);
+    for (let i = 1; i < 30; i++) await buyer.post(ad.url, { intent: 'reveal-phone' });
+    const limited = await buyer.post(ad.url, { intent: 'reveal-phone' });
+    expect(limited.status).toBe(429);
+    expect(reveals()).toBe(30);
+    expect(await (await owner.get(ad.own)).text()).toContain('phone number shown 30 times');
+  });
+
+  it('shows the location only approximately, never the owner’s pin', async () => {
+    const owner = await seller();
+    const ad = await placeAd(owner, 'Toyota Corolla 2015 pinned', { lat: '32.88123', lng: '13.17456' });
+    publish(ad.id);
+    expect(sql<{ lat: number }>('select lat from ads where id = ?', ad.id)[0]?.lat).toBe(32.88123);
+    const html = await (await browser().get(ad.url)).text();
+    expect(html).toContain('approximate area');
+    expect(html).not.toContain('32.88123');
+    expect(html).not.toContain('13.17456');
+  });
+
   it('answers 410 with similar ads once deleted', async () => {
     const owner = await seller();
     const other = await placeAd(owner, 'Toyota Yaris 2018 automatic');

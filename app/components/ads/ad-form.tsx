@@ -20,6 +20,7 @@ import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/comp
 import { useLocale } from '~/lib/use-locale.ts';
 import { type AdFormValues, adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
+import { type Pin, PinPicker } from '../map/leaflet-map.tsx';
 import { type DraftPhoto, PhotoUploader, usePhotoUploads } from './photo-uploader.tsx';
 
 export interface AdFormData {
@@ -82,6 +83,9 @@ export function AdForm({
   const attrs = fields.attrs.getFieldset() as Record<string, (typeof fields)['title']>;
   const [priceType, setPriceType] = useState<string>(initial?.price_type ?? 'fixed');
   const [cityId, setCityId] = useState<string>(initial?.city ?? '');
+  const [pin, setPin] = useState<Pin | null>(
+    initial?.lat && initial.lng ? { lat: Number(initial.lat), lng: Number(initial.lng) } : null,
+  );
   const areas = data.cities.find((c) => String(c.id) === cityId)?.areas ?? [];
   const full = data.allowance.used >= data.allowance.limit;
   const photos = usePhotoUploads();
@@ -127,6 +131,15 @@ export function AdForm({
     saveDraft();
   }, [photos.uploaded, saveDraft]);
 
+  // The pin placed, moved or removed: saved after the render that wrote it into the hidden inputs.
+  const savedPin = useRef(JSON.stringify(pin));
+  useEffect(() => {
+    const json = JSON.stringify(pin);
+    if (json === savedPin.current) return;
+    savedPin.current = json;
+    saveDraft();
+  }, [pin, saveDraft]);
+
   const restorePhotos = photos.restore;
   const initialPhotos = useRef(initial?.photos);
   useEffect(() => {
@@ -157,6 +170,11 @@ export function AdForm({
           if (key === 'price_type') setPriceType(value);
           if (key === 'city') setCityId(value);
           if (key === 'area') pendingArea.current = value;
+        }
+        const at = Object.fromEntries(draft.fields);
+        if (at.lat && at.lng && Number.isFinite(Number(at.lat)) && Number.isFinite(Number(at.lng))) {
+          savedPin.current = JSON.stringify({ lat: Number(at.lat), lng: Number(at.lng) });
+          setPin({ lat: Number(at.lat), lng: Number(at.lng) });
         }
       } catch {
         localStorage.removeItem(draftKey);
@@ -405,6 +423,20 @@ export function AdForm({
               error={fieldError(fields.area)}
             />
           </SimpleGrid>
+          <Stack gap={4} mt="sm">
+            <Text size="sm" fw={500}>
+              {t('form.map')}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('form.map-hint')}
+            </Text>
+            <PinPicker value={pin} onChange={setPin} />
+            {fieldError(fields.lat) || fieldError(fields.lng) ? (
+              <Text size="sm" c="red">
+                {t('form.map-outside')}
+              </Text>
+            ) : null}
+          </Stack>
         </Fieldset>
 
         <Fieldset legend={t('form.contact')} radius="md">

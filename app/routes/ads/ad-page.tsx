@@ -26,6 +26,7 @@ import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
+import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { can } from '~/lib/admin-nav.ts';
@@ -35,7 +36,14 @@ import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS } from '~/lib/validation/ads.ts';
-import { countView, loadAdView, REPORT_LIMIT, reportAd, similarAds } from '../../../server/domain/ad-view.ts';
+import {
+  countPhoneReveal,
+  countView,
+  loadAdView,
+  REPORT_LIMIT,
+  reportAd,
+  similarAds,
+} from '../../../server/domain/ad-view.ts';
 import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
 import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
 import type { Route } from './+types/ad-page';
@@ -115,6 +123,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       // Signed-in members only, counted against a limit so numbers cannot be harvested.
       if (!ad.contact.phone || !ad.seller?.phone || ad.status !== 'published') throw notFound(request);
       await hitRateLimit(db(context), PHONE_REVEAL_LIMIT, user.id);
+      await countPhoneReveal(db(context), ad.id);
       return { revealed: ad.seller.phone, formError: undefined };
     }
     if (intent === 'report') {
@@ -180,6 +189,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   ];
   const date = (iso: string | null) =>
     iso ? new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  const place = ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city);
   const availability = ad.status === 'published' ? 'InStock' : ad.status === 'sold' ? 'SoldOut' : 'Discontinued';
   return (
     <Stack gap="lg">
@@ -277,8 +287,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             <Group gap={6} c="dimmed">
               <IconMapPin size={16} aria-hidden />
               <Text size="sm">
-                {ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city)} ·{' '}
-                {t('page.published', { date: date(ad.published_at ?? ad.updated_at) })} ·{' '}
+                {place} · {t('page.published', { date: date(ad.published_at ?? ad.updated_at) })} ·{' '}
                 {t('page.views', { count: ad.views })}
               </Text>
             </Group>
@@ -308,6 +317,15 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               <Text dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
                 {ad.description}
               </Text>
+            </section>
+            <section>
+              <Title order={2} size="h4" mb={4}>
+                {t('page.location')}
+              </Title>
+              <Text size="sm" c="dimmed" mb="xs">
+                {place} · {t('page.location-approximate')}
+              </Text>
+              <LocationMap location={ad.location} label={t('page.location-map', { place })} />
             </section>
           </Stack>
         </Grid.Col>

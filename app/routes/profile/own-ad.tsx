@@ -45,6 +45,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
     new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date(`${d}T00:00:00Z`));
   const max = Math.max(1, ...ad.views_per_day.map((v) => v.views));
   const total = ad.views_per_day.reduce((n, v) => n + v.views, 0);
+  const reveals = ad.views_per_day.reduce((n, v) => n + v.phone_reveals, 0);
   return (
     <Stack gap="lg">
       <Breadcrumbs items={[{ label: t('mine.title'), href: to('/profile/posts') }, { label: ad.title }]} />
@@ -77,7 +78,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
             {t('mine.views-title')}
           </Title>
           <Text size="sm" c="dimmed">
-            {t('mine.views-total', { count: total })}
+            {t('mine.views-total', { count: total })} · {t('mine.reveals-total', { count: reveals })}
           </Text>
           {/* Bars for the eye; the table below carries the same numbers for screen readers. */}
           <Group gap={2} align="flex-end" h={96} wrap="nowrap" aria-hidden>
@@ -100,7 +101,8 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
               {ad.views_per_day.map((v) => (
                 <Table.Tr key={v.day}>
                   <Table.Th scope="row">{day(v.day)}</Table.Th>
-                  <Table.Td>{v.views}</Table.Td>
+                  <Table.Td>{t('page.views', { count: v.views })}</Table.Td>
+                  <Table.Td>{t('mine.reveals', { count: v.phone_reveals })}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconEye, IconHeart, IconPhoto } from '@tabler/icons-react';
+import { IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
@@ -148,6 +148,10 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                         <Group gap={4}>
                           <IconHeart size={14} aria-hidden />
                           <Text size="xs">{t('mine.favorites', { count: ad.favorites })}</Text>
+                        </Group>
+                        <Group gap={4}>
+                          <IconPhone size={14} aria-hidden />
+                          <Text size="xs">{t('mine.reveals', { count: ad.phone_reveals })}</Text>
                         </Group>
                         {ad.expires_at && ad.status === 'published' ? (
                           <Text size="xs">{t('mine.expires', { date: date(ad.expires_at) })}</Text>
