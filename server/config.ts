@@ -75,6 +75,8 @@ const envSchema = z.object({
       message: 'must be an http(s) URL template with {z}, {x} and {y}',
     }),
   MODERATION: z.enum(['pre', 'post']).default('pre'),
+  /** Seconds an anonymous visitor's shareable page is served from memory (0: no page cache). */
+  PAGE_CACHE_SECONDS: intIn(0, 3600, 60),
   JOBS_WORKER: z.enum(['on', 'off']).default('on'),
   WEB_CONCURRENCY: intIn(1, 64, 1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -113,6 +115,8 @@ export interface Config {
   storage: Env['STORAGE'];
   mapTileUrl: string;
   moderation: Env['MODERATION'];
+  /** Milliseconds a shareable anonymous page stays in the in-memory page cache; 0: off. */
+  pageCacheMs: number;
   /** Run the job worker inside the web process (off when `npm run worker` processes do it). */
   jobsWorker: boolean;
   webConcurrency: number;
@@ -172,6 +176,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     storage: e.STORAGE,
     mapTileUrl: e.MAP_TILE_URL,
     moderation: e.MODERATION,
+    pageCacheMs: e.PAGE_CACHE_SECONDS * 1000,
     jobsWorker: e.JOBS_WORKER === 'on',
     webConcurrency: e.WEB_CONCURRENCY,
     logLevel: e.LOG_LEVEL,

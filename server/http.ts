@@ -7,6 +7,7 @@ import { createRequestHandler } from '@react-router/express';
 import { toNodeHandler } from 'better-auth/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { isbot } from 'isbot';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
@@ -18,9 +19,11 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAds } from './db/seed/ads.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
+import { anonymousVisitor, countView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
+import { createPageCache } from './http/page-cache.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { uploadsRouter } from './http/uploads.ts';
 import { handlers, schedules } from './jobs/app-jobs.ts';
@@ -181,6 +184,22 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     const t = i18nFor(localeOfPath(req.path)).t;
     res.status(419).type('text/plain').send(t('errors:csrf-mismatch'));
   });
+
+  // Anonymous visitors' pages that say they may be shared come from memory while fresh (issue 5 §7).
+  if (config.pageCacheMs > 0) {
+    const pageCache = createPageCache({
+      ttlMs: config.pageCacheMs,
+      sessionCookie: 'souq.session_token',
+      countView: async (adId, req) => {
+        const ua = req.get('user-agent') ?? '';
+        if (isbot(ua)) return;
+        await countView(services.database.db, adId, anonymousVisitor(req.ip ?? '', ua)).catch((err) =>
+          logger.warn({ err, adId }, 'view of a cached ad page not counted'),
+        );
+      },
+    });
+    app.use(pageCache.middleware);
+  }
 
   app.all(
     '/{*path}',

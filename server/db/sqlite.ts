@@ -49,6 +49,9 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   raw.exec('PRAGMA synchronous = NORMAL');
   raw.exec('PRAGMA foreign_keys = ON');
   raw.exec('PRAGMA busy_timeout = 5000');
+  // Planner statistics for tables that need them (SQLite's advice for long-lived connections; cheap
+  // when nothing changed). The `optimize-database` job repeats it while the app runs.
+  raw.exec('PRAGMA optimize=0x10002');
   // Prepared statements are reused: Kysely compiles the same SQL text for the same query shape.
   const cache = new Map<string, Statement>();
   return {

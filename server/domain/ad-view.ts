@@ -193,18 +193,33 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
 
 /** Published ads of the same category, same city first, newest first; never the ad itself. */
 export async function similarAds(db: DB, ad: Pick<AdView, 'id' | 'path' | 'city'>, limit = 6): Promise<AdCard[]> {
-  const rows = await publishedCards(db)
-    .where('ads.category_id', '=', ad.path.category.id)
-    .where('ads.id', '!=', ad.id)
-    .orderBy((eb) => eb.case().when('ads.city_id', '=', ad.city.id).then(0).else(1).end())
-    .orderBy('ads.bumped_at', 'desc')
-    .limit(limit)
-    .execute();
-  return cardsOf(db, rows);
+  // Two walks down the category's listing index, newest first: the same city, then (if that is not
+  // enough) the other cities. One query ordered by "same city first" would sort every published ad
+  // of the category on each ad page view.
+  const newest = () =>
+    publishedCards(db)
+      .where('ads.category_id', '=', ad.path.category.id)
+      .where('ads.id', '!=', ad.id)
+      .orderBy('ads.bumped_at', 'desc')
+      .orderBy('ads.id', 'desc');
+  const near = await newest().where('ads.city_id', '=', ad.city.id).limit(limit).execute();
+  const far =
+    near.length < limit
+      ? await newest()
+          .where('ads.city_id', '!=', ad.city.id)
+          .limit(limit - near.length)
+          .execute()
+      : [];
+  return cardsOf(db, [...near, ...far]);
 }
 
 /** Published ads with what a card shows (its city, and the slugs of its URL). */
 function publishedCards(db: DB) {
+  return cardQuery(db).where('ads.status', '=', 'published');
+}
+
+/** Ads with what a card shows, whatever their status. */
+function cardQuery(db: DB) {
   return db
     .selectFrom('ads')
     .innerJoin('cities', 'cities.id', 'ads.city_id')
@@ -222,15 +237,69 @@ function publishedCards(db: DB) {
       'cities.name_en',
       'categories.slug as category_slug',
       'taxonomies.slug as taxonomy_slug',
-    ])
-    .where('ads.status', '=', 'published');
+    ]);
 }
 
-type CardRow = Awaited<ReturnType<ReturnType<typeof publishedCards>['execute']>>[number];
+type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
 
 /**
- * One page of published ads of some categories (a subtree) or of one member, newest (last bumped)
- * first, with the total and the number of pages (at least 1).
+ * Ids of one page of the newest (last bumped) published ads of some leaf categories. Each category
+ * gives at most `page × size` of its newest ids from its listing index, and only those are merged
+ * and sorted: the page never costs a sort of every ad of a big subtree.
+ */
+async function newestIds(db: DB, categoryIds: number[], page: number): Promise<number[]> {
+  if (categoryIds.length === 0) return [];
+  const want = page * LISTING_PAGE_SIZE;
+  const newestOf = (id: number, alias: string) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('ads')
+          .select(['ads.id', 'ads.bumped_at'])
+          .where('ads.category_id', '=', id)
+          .where('ads.status', '=', 'published')
+          .orderBy('ads.bumped_at', 'desc')
+          .orderBy('ads.id', 'desc')
+          .limit(want)
+          .as(alias),
+      )
+      .select([`${alias}.id` as 'id', `${alias}.bumped_at` as 'bumped_at'] as never[]) as unknown as SelectQueryBuilder<
+      Database,
+      never,
+      { id: number; bumped_at: unknown }
+    >;
+  let union = newestOf(categoryIds[0] as number, 'c0');
+  categoryIds.slice(1).forEach((id, i) => {
+    union = union.unionAll(newestOf(id, `c${i + 1}`));
+  });
+  const rows = await db
+    .selectFrom(union.as('u'))
+    .select('u.id')
+    .orderBy('u.bumped_at', 'desc')
+    .orderBy('u.id', 'desc')
+    .limit(LISTING_PAGE_SIZE)
+    .offset((page - 1) * LISTING_PAGE_SIZE)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * The cards of these ads (just read from a published listing), in the order of `ids`. By id
+ * alone: a status condition here can lead SQLite's planner down the status index instead.
+ */
+async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
+  if (ids.length === 0) return [];
+  const rows = await cardQuery(db).where('ads.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return cardsOf(
+    db,
+    ids.map((id) => byId.get(id)).filter((r): r is CardRow => r !== undefined),
+  );
+}
+
+/**
+ * One page of published ads of some leaf categories or of one member, newest (last bumped) first,
+ * with the total and the number of pages (at least 1).
  */
 async function pageOfCards(
   db: DB,
@@ -241,19 +310,23 @@ async function pageOfCards(
     ('userId' in filter
       ? q.where('ads.user_id', '=', filter.userId)
       : q.where('ads.category_id', 'in', filter.categoryIds)) as Q;
-  const [count, rows] = await Promise.all([
+  const [count, ads] = await Promise.all([
     narrow(db.selectFrom('ads').where('ads.status', '=', 'published'))
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow(),
-    narrow(publishedCards(db))
-      .orderBy('ads.bumped_at', 'desc')
-      .orderBy('ads.id', 'desc')
-      .limit(LISTING_PAGE_SIZE)
-      .offset((page - 1) * LISTING_PAGE_SIZE)
-      .execute(),
+    'userId' in filter
+      ? publishedCards(db)
+          .where('ads.user_id', '=', filter.userId)
+          .orderBy('ads.bumped_at', 'desc')
+          .orderBy('ads.id', 'desc')
+          .limit(LISTING_PAGE_SIZE)
+          .offset((page - 1) * LISTING_PAGE_SIZE)
+          .execute()
+          .then((rows) => cardsOf(db, rows))
+      : newestIds(db, filter.categoryIds, page).then((ids) => cardsByIds(db, ids)),
   ]);
   const total = toNumber(count.n);
-  return { ads: await cardsOf(db, rows), total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
+  return { ads, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
 }
 
 async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
@@ -275,6 +348,9 @@ async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
     bumped_at: isoOrNull(r.bumped_at),
   }));
 }
+
+/** Who an anonymous visitor is, for counting views: their address and browser together. */
+export const anonymousVisitor = (ip: string, userAgent: string) => `${ip}|${userAgent}`;
 
 /**
  * Counts a view once per visitor per ad per UTC day (the visitor is the member, or a hash of the
@@ -322,7 +398,7 @@ export async function listCategoryAds(
   db: DB,
   path: Pick<CategoryPath, 'taxonomy' | 'category'>,
   page: number,
-): Promise<{ ads: AdCard[]; total: number; pages: number }> {
+): Promise<{ ads: AdCard[]; total: number; pages: number; categoryIds: number[] }> {
   const categories = await db
     .selectFrom('categories')
     .select(['id', 'parent_id'])
@@ -338,7 +414,7 @@ export async function listCategoryAds(
       }
     }
   }
-  return pageOfCards(db, { categoryIds: [...below] }, page);
+  return { ...(await pageOfCards(db, { categoryIds: [...below] }, page)), categoryIds: [...below] };
 }
 
 export { REPORT_REASONS };

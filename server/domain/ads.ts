@@ -7,11 +7,28 @@ import type { DB } from '../db/index.ts';
 import type { AdStatus, Database } from '../db/schema.ts';
 import { toNumber } from '../db/values.ts';
 import { enqueue } from '../jobs/queue.ts';
+import { adChanged } from './ad-changes.ts';
 import type { Attribute, CategoryPath } from './catalog.ts';
 import { getCategoryPath } from './catalog.ts';
 import { Invalid, NotFound } from './errors.ts';
 
 type Tx = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Tells this process's listeners (the page cache) that these ads changed; called once the change is
+ * committed. Unknown ids are skipped.
+ */
+export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await db
+    .selectFrom('ads')
+    .select(['id', 'category_id', 'taxonomy_id', 'user_id'])
+    .where('id', 'in', ids)
+    .execute();
+  for (const r of rows) {
+    adChanged({ adId: r.id, categoryId: r.category_id, taxonomyId: r.taxonomy_id, userId: r.user_id });
+  }
+}
 
 /** Business constants (PRODUCT.md §2, seed §9); the back office will make them settings. */
 export const AD_RULES = {
@@ -310,7 +327,7 @@ export async function createAd(
 ): Promise<PlacedAd> {
   if (!isLeaf(path)) throw new Invalid({ form: ['category-not-leaf'] });
   const now = settings.now ?? new Date();
-  return db.transaction().execute(async (trx) => {
+  const placed = await db.transaction().execute(async (trx): Promise<PlacedAd> => {
     const again = await trx
       .selectFrom('ads')
       .select(['id', 'slug', 'status'])
@@ -366,6 +383,8 @@ export async function createAd(
     await countersChanged(trx, { taxonomy_id: path.taxonomy.id, user_id: actor.id });
     return { id, slug: inserted.slug, status, created: true };
   });
+  if (placed.created) await announceAdChanges(db, [placed.id]);
+  return placed;
 }
 
 /**
@@ -443,7 +462,7 @@ export async function updateAd(
   input: Omit<AdInput, 'submission_key'>,
 ): Promise<EditedAd> {
   const now = settings.now ?? new Date();
-  return db.transaction().execute(async (trx) => {
+  const edited = await db.transaction().execute(async (trx): Promise<EditedAd> => {
     const ad = await trx
       .selectFrom('ads')
       .selectAll()
@@ -522,6 +541,8 @@ export async function updateAd(
     if (next !== status) await countersChanged(trx, ad);
     return { id, slug, status: next, changed };
   });
+  if (edited.changed.length > 0) await announceAdChanges(db, [id]);
+  return edited;
 }
 
 /** The status machine (PRODUCT.md §2): who may move an ad from where to where. */
@@ -587,7 +608,7 @@ export async function moveAd(
   const rule = MOVES[move];
   if (!rule) throw new Invalid({ form: ['invalid'] });
   const now = options.now ?? new Date();
-  return db.transaction().execute(async (trx) => {
+  const moved = await db.transaction().execute(async (trx) => {
     const ad = await lockAd(trx, id, options.owner);
     if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
     if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
@@ -624,6 +645,8 @@ export async function moveAd(
     await countersChanged(trx, ad);
     return rule.to;
   });
+  await announceAdChanges(db, [id]);
+  return moved;
 }
 
 /** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
@@ -643,14 +666,15 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
     return 'renewed';
   }
   if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
-  return db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
     const wait = bumpWait(fresh.bumped_at, now);
     if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
     await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
     await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
-    return 'bumped' as const;
   });
+  await announceAdChanges(db, [id]);
+  return 'bumped';
 }
 
 /** Published ads past their expiry become expired (a scheduled job). Returns how many. */
@@ -677,6 +701,10 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
       await countersChanged(trx, ad);
     });
   }
+  await announceAdChanges(
+    db,
+    due.map((d) => d.id),
+  );
   return due.length;
 }
 

@@ -9,7 +9,7 @@ import type { DB } from '../db/index.ts';
 import type { AdStatus, AttributeOption, AttributeType } from '../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
-import { type Actor, recordRevision } from './ads.ts';
+import { type Actor, announceAdChanges, recordRevision } from './ads.ts';
 import { Invalid, NotFound } from './errors.ts';
 
 /** The queue's status tabs, in order (shared with the page that builds its links). */
@@ -464,4 +464,5 @@ export async function featureAd(db: DB, actor: Actor, id: number, until: Date | 
       featured_until: [before, after],
     });
   });
+  await announceAdChanges(db, [id]);
 }

@@ -1,5 +1,6 @@
 // The jobs this app runs, by name, and the recurring ones. Later features add their handlers here
 // (image variants, ad expiry and reminders, counters, notifications).
+import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
@@ -35,6 +36,13 @@ export const handlers: Record<string, JobHandler> = {
     const removed = await pruneOrphanAdImages(db, storage);
     if (removed) logger.info({ removed }, 'orphan ad photos removed');
   },
+  /**
+   * SQLite's planner statistics kept fresh as tables grow (`PRAGMA optimize` re-analyses only what
+   * changed a lot). PostgreSQL's autovacuum does this by itself.
+   */
+  'optimize-database': async (_payload, { db, dialect }) => {
+    if (dialect === 'sqlite') await sql`pragma optimize`.execute(db);
+  },
   /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
   'prune-unconfirmed-phone-signups': async (_payload, { db, logger }) => {
     const removed = await pruneUnconfirmedPhoneSignups(db);
@@ -48,5 +56,6 @@ export const schedules: Schedule[] = [
   { name: 'prune-rate-limits', everySeconds: 10 * 60 },
   { name: 'prune-orphan-ad-images', everySeconds: 60 * 60 },
   { name: 'prune-jobs', everySeconds: 24 * 60 * 60 },
+  { name: 'optimize-database', everySeconds: 6 * 60 * 60 },
   { name: 'prune-unconfirmed-phone-signups', everySeconds: 24 * 60 * 60 },
 ];

@@ -48,6 +48,7 @@ export interface JobContext {
   id: number;
   attempt: number;
   db: Kysely<Database>;
+  dialect: DialectName;
   logger: Logger;
 }
 
@@ -133,7 +134,7 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
       const payload = typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload;
-      await handler(payload, { id: Number(job.id), attempt, db, logger });
+      await handler(payload, { id: Number(job.id), attempt, db, dialect, logger });
       await db
         .updateTable('jobs')
         .set({ status: 'done', finished_at: now(), locked_by: null, locked_until: null, last_error: null })

@@ -19,8 +19,10 @@ export interface WhoAmI {
       >);
 }
 
-export function browser(ip = `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`) {
-  const base = inject('baseUrl');
+export function browser(
+  ip = `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`,
+  base: string = inject('baseUrl'),
+) {
   const jar = new Map<string, string>();
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const store = (res: Response) => {

@@ -18,7 +18,14 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const mailDir = mkdtempSync(path.join(tmpdir(), 'souq-mail-'));
   const smtp = await startSmtpCapture(mailDir);
-  const server = await startBuiltServer({ SEED_DEMO: 'true', SMTP_URL: smtp.url, TRUST_PROXY: '1' });
+  // No page cache here: tests change the database behind the server's back (tests/http/page-cache.test.ts
+  // starts a server of its own with it).
+  const server = await startBuiltServer({
+    SEED_DEMO: 'true',
+    SMTP_URL: smtp.url,
+    TRUST_PROXY: '1',
+    PAGE_CACHE_SECONDS: '0',
+  });
   project.provide('baseUrl', server.url);
   project.provide('mailDir', mailDir);
   project.provide('dataDir', server.dataDir);

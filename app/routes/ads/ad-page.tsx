@@ -28,15 +28,16 @@ import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
-import { actionHeaders } from '~/lib/action-headers.ts';
 import { can } from '~/lib/admin-nav.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS } from '~/lib/validation/ads.ts';
 import {
+  anonymousVisitor,
   countPhoneReveal,
   countView,
   loadAdView,
@@ -93,24 +94,29 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const ua = request.headers.get('user-agent') ?? '';
   if (ad.status === 'published' && !owner && !isbot(ua)) {
-    await countView(db(context), ad.id, user ? `user:${user.id}` : `${requestInfo(context).ip}|${ua}`);
+    await countView(db(context), ad.id, user ? `user:${user.id}` : anonymousVisitor(requestInfo(context).ip, ua));
   }
   const description = ad.description.replace(/\s+/g, ' ').slice(0, 160);
-  return {
-    gone: false as const,
-    ad: { ...ad, seller: ad.seller ? { ...ad.seller, phone: null, has_phone: !!ad.seller.phone } : null },
-    similar,
-    owner,
-    staff,
-    signedIn: !!user,
-    whatsapp: ad.contact.whatsapp && ad.seller?.phone ? ad.seller.phone.replace(/\D/g, '') : null,
-    meta: {
-      title: `${ad.title} — ${localName(locale, ad.city)}`,
-      description,
-      image: ad.photos[0]?.urls.large,
-      noindex: !PUBLIC.has(ad.status),
+  const tags = [`ad:${ad.id}`, `category:${ad.path.category.id}`, ...(ad.seller ? [`user:${ad.seller.id}`] : [])];
+  const headers = pageCacheHeaders(!!user, tags, ad.status === 'published' ? ad.id : undefined);
+  return data(
+    {
+      gone: false as const,
+      ad: { ...ad, seller: ad.seller ? { ...ad.seller, phone: null, has_phone: !!ad.seller.phone } : null },
+      similar,
+      owner,
+      staff,
+      signedIn: !!user,
+      whatsapp: ad.contact.whatsapp && ad.seller?.phone ? ad.seller.phone.replace(/\D/g, '') : null,
+      meta: {
+        title: `${ad.title} — ${localName(locale, ad.city)}`,
+        description,
+        image: ad.photos[0]?.urls.large,
+        noindex: !PUBLIC.has(ad.status),
+      },
     },
-  };
+    { headers },
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -154,7 +160,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta;
-export const headers = actionHeaders;
+export const headers = pageHeaders;
 
 export default function AdPage({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('ads');

@@ -1,11 +1,14 @@
 import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDiscountCheck, IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { data } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localeTags, localName } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { listUserAds, loadPublicProfile } from '../../../server/domain/ad-view.ts';
 import type { Route } from './+types/user-page';
@@ -22,18 +25,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (page > listing.pages) throw notFound(request);
   const t = tFor(request);
   const locale = localeOf(request);
-  return {
-    profile,
-    listing: { ...listing, page },
-    meta: {
-      title: profile.name,
-      description: t('ads:user.description', {
-        name: profile.name,
-        city: profile.city ? localName(locale, profile.city) : t('ads:user.libya'),
-      }),
+  const signedIn = !!(await currentUser(request, context));
+  return data(
+    {
+      profile,
+      listing: { ...listing, page },
+      meta: {
+        title: profile.name,
+        description: t('ads:user.description', {
+          name: profile.name,
+          city: profile.city ? localName(locale, profile.city) : t('ads:user.libya'),
+        }),
+      },
     },
-  };
+    { headers: pageCacheHeaders(signedIn, [`user:${profile.id}`]) },
+  );
 }
+
+export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 

@@ -1,7 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { redirect } from 'react-router';
+import { data, redirect } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
@@ -9,7 +9,9 @@ import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { listCategoryAds } from '../../../server/domain/ad-view.ts';
@@ -38,16 +40,29 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (page > listing.pages) throw notFound(request);
   const title = localName(locale, path.category);
   const t = tFor(request);
-  return {
-    ...path,
-    children,
-    listing: { ...listing, page },
-    meta: {
-      title: page > 1 ? `${title} — ${t('catalog:page-n', { n: page })}` : title,
-      description: t('catalog:category-description', { name: title }),
+  const { categoryIds, ...shown } = listing;
+  const signedIn = !!(await currentUser(request, context));
+  return data(
+    {
+      ...path,
+      children,
+      listing: { ...shown, page },
+      meta: {
+        title: page > 1 ? `${title} — ${t('catalog:page-n', { n: page })}` : title,
+        description: t('catalog:category-description', { name: title }),
+      },
     },
-  };
+    // Tagged with every category it lists: an ad placed, edited or moved in any of them renews it.
+    {
+      headers: pageCacheHeaders(
+        signedIn,
+        categoryIds.map((id) => `category:${id}`),
+      ),
+    },
+  );
 }
+
+export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 

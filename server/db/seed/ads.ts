@@ -764,6 +764,9 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
     catalogue.taxonomies.map((t) => t.id),
     owners,
   );
+  // Fresh statistics for the query planner after a bulk load (SQLite has none until ANALYZE and
+  // would otherwise walk a status index for "these 24 ids"; PostgreSQL's autovacuum is not instant).
+  await sql`analyze`.execute(db);
   const tally: Partial<Record<AdStatus, number>> = {};
   for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
   return {

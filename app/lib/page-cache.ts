@@ -1,0 +1,39 @@
+// How a page tells the server's page cache (server/http/page-cache.ts) and shared caches that an
+// anonymous visitor's copy may be kept briefly, and what it shows (cache tags, dropped when an ad
+// of theirs changes). Members' pages are never shared.
+import type { HeadersArgs } from 'react-router';
+
+export const CACHE_TAGS_HEADER = 'x-souq-cache-tags';
+/** An ad page names its ad, so a view is counted when the page comes from the cache. */
+export const COUNT_VIEW_HEADER = 'x-souq-count-view';
+/** Shareable for a minute, and usable for five more while a fresh copy is fetched. */
+export const SHARED_PAGE = 'public, max-age=60, stale-while-revalidate=300';
+export const PRIVATE_PAGE = 'private, no-cache';
+
+/**
+ * Loader headers of a page: shareable with its tags for anonymous visitors, private for members.
+ * `viewOf`: the ad whose view a cached copy still counts.
+ */
+export function pageCacheHeaders(signedIn: boolean, tags: string[], viewOf?: number): Record<string, string> {
+  if (signedIn) return { 'Cache-Control': PRIVATE_PAGE };
+  return {
+    'Cache-Control': SHARED_PAGE,
+    [CACHE_TAGS_HEADER]: tags.join(' '),
+    ...(viewOf ? { [COUNT_VIEW_HEADER]: String(viewOf) } : {}),
+  };
+}
+
+/** A route's `headers`: its loader's caching headers, and an action's Retry-After (429). */
+export function pageHeaders({ loaderHeaders, actionHeaders, parentHeaders }: HeadersArgs): Headers {
+  const headers = new Headers(parentHeaders);
+  for (const name of ['Cache-Control', CACHE_TAGS_HEADER, COUNT_VIEW_HEADER]) {
+    const value = loaderHeaders.get(name);
+    if (value) headers.set(name, value);
+  }
+  const retryAfter = actionHeaders.get('Retry-After');
+  if (retryAfter) {
+    headers.set('Retry-After', retryAfter);
+    headers.set('Cache-Control', 'no-store');
+  }
+  return headers;
+}
