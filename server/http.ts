@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { createRequestHandler } from '@react-router/express';
 import { toNodeHandler } from 'better-auth/node';
 import compression from 'compression';
@@ -113,7 +114,19 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     next();
   });
 
-  app.use(compression({ threshold: 1024 }));
+  // Files (hashed assets, icons) are compressed harder than pages: pages are compressed on every
+  // answer (each carries its own CSP nonce, even from the page cache), where brotli quality 2 costs
+  // half of the default 4 for about 7 % more bytes.
+  const fileCompression = compression({ threshold: 1024 });
+  const pageCompression = compression({
+    threshold: 1024,
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } },
+  });
+  app.use((req, res, next) =>
+    /\.[a-z0-9]+$/i.test(req.path) && !req.path.endsWith('.data')
+      ? fileCompression(req, res, next)
+      : pageCompression(req, res, next),
+  );
   app.use(
     securityHeaders({ development: !config.isProduction && !!opts.devMiddleware, mapTileUrl: config.mapTileUrl }),
   );

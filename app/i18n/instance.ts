@@ -1,4 +1,5 @@
 import i18next, { type i18n, type Resource } from 'i18next';
+import { numberFormat } from '~/lib/intl.ts';
 import { type Locale, localeTags, namespaces } from './config.ts';
 
 /** A ready i18next instance for one locale (synchronous: resources are passed in). */
@@ -17,15 +18,8 @@ export function createI18n(locale: Locale, resources: Resource): i18n {
     react: { useSuspense: false },
   });
   // Numbers through Intl with the product's locale tags (ar-EG: Arabic-Indic digits).
-  const formats = new Map<string, Intl.NumberFormat>();
-  instance.services.formatter?.add('number', (value, lng) => {
-    const tag = localeTags[(lng as Locale) ?? locale] ?? localeTags[locale];
-    let f = formats.get(tag);
-    if (!f) {
-      f = new Intl.NumberFormat(tag);
-      formats.set(tag, f);
-    }
-    return f.format(value);
-  });
+  instance.services.formatter?.add('number', (value, lng) =>
+    numberFormat(localeTags[(lng as Locale) ?? locale] ?? localeTags[locale]).format(value),
+  );
   return instance;
 }

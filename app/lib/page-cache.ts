@@ -2,6 +2,7 @@
 // anonymous visitor's copy may be kept briefly, and what it shows (cache tags, dropped when an ad
 // of theirs changes). Members' pages are never shared.
 import type { HeadersArgs } from 'react-router';
+import { actionHeaders } from './action-headers.ts';
 
 export const CACHE_TAGS_HEADER = 'x-souq-cache-tags';
 /** An ad page names its ad, so a view is counted when the page comes from the cache. */
@@ -24,16 +25,12 @@ export function pageCacheHeaders(signedIn: boolean, tags: string[], viewOf?: num
 }
 
 /** A route's `headers`: its loader's caching headers, and an action's Retry-After (429). */
-export function pageHeaders({ loaderHeaders, actionHeaders, parentHeaders }: HeadersArgs): Headers {
-  const headers = new Headers(parentHeaders);
+export function pageHeaders(args: HeadersArgs): Headers {
+  const headers = actionHeaders(args);
   for (const name of ['Cache-Control', CACHE_TAGS_HEADER, COUNT_VIEW_HEADER]) {
-    const value = loaderHeaders.get(name);
+    const value = args.loaderHeaders.get(name);
     if (value) headers.set(name, value);
   }
-  const retryAfter = actionHeaders.get('Retry-After');
-  if (retryAfter) {
-    headers.set('Retry-After', retryAfter);
-    headers.set('Cache-Control', 'no-store');
-  }
+  if (headers.has('Retry-After')) headers.set('Cache-Control', 'no-store');
   return headers;
 }

@@ -12,8 +12,8 @@ import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
 interface Entry {
   status: number;
   headers: [string, string][];
-  body: Buffer;
-  nonce: string | undefined;
+  /** The body cut at each `nonce="…"` value: the fresh nonce goes between the parts. */
+  parts: Buffer[];
   tags: string[];
   viewOf: number | null;
   expires: number;
@@ -44,6 +44,31 @@ const NOT_STORED = new Set([
   CACHE_TAGS_HEADER,
   COUNT_VIEW_HEADER,
 ]);
+
+/** `body` cut around every `nonce="<nonce>"` value (the value itself left out). */
+function splitAround(body: Buffer, nonce: Buffer | null): Buffer[] {
+  if (!nonce || nonce.length === 0) return [body];
+  const marker = Buffer.concat([Buffer.from('nonce="'), nonce, Buffer.from('"')]);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(marker); at !== -1; at = body.indexOf(marker, from)) {
+    parts.push(body.subarray(from, at + 7));
+    from = at + 7 + nonce.length;
+  }
+  parts.push(body.subarray(from));
+  return parts;
+}
+
+/** The parts joined with `nonce` between each two (cheaper than decoding and replacing text). */
+function joinAround(parts: Buffer[], nonce: Buffer): Buffer {
+  if (parts.length === 1) return parts[0] as Buffer;
+  const list: Buffer[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) list.push(nonce);
+    list.push(part);
+  });
+  return Buffer.concat(list);
+}
 
 export function createPageCache(options: PageCacheOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
@@ -93,7 +118,10 @@ export function createPageCache(options: PageCacheOptions) {
     if ((req.headers.cookie ?? '').includes(options.sessionCookie)) return next();
     const key = `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`;
     const nonce = res.locals.nonce as string | undefined;
-    const hit = entries.get(key);
+    // `Cache-Control: no-cache` from the client (a forced reload) asks for a fresh render, which is
+    // then kept for the next visitors.
+    const fresh = /\bno-cache\b/.test(req.get('cache-control') ?? '');
+    const hit = fresh ? undefined : entries.get(key);
     if (hit && hit.expires > Date.now()) {
       stats.hits++;
       entries.delete(key);
@@ -101,11 +129,7 @@ export function createPageCache(options: PageCacheOptions) {
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       res.setHeader('X-Page-Cache', 'hit');
       if (hit.viewOf !== null) await options.countView?.(hit.viewOf, req);
-      const body =
-        hit.nonce && nonce
-          ? Buffer.from(hit.body.toString('utf8').replaceAll(`nonce="${hit.nonce}"`, `nonce="${nonce}"`))
-          : hit.body;
-      res.status(hit.status).send(body);
+      res.status(hit.status).send(joinAround(hit.parts, Buffer.from(nonce ?? '')));
       return;
     }
     if (hit) drop(key);
@@ -170,8 +194,7 @@ export function createPageCache(options: PageCacheOptions) {
         store(key, {
           status: res.statusCode,
           headers,
-          body: Buffer.concat(chunks),
-          nonce,
+          parts: splitAround(Buffer.concat(chunks), nonce ? Buffer.from(nonce) : null),
           tags: tags ?? [],
           viewOf,
           expires: Date.now() + ttlMs,

@@ -3,6 +3,7 @@ import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-t
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { isRejectionReason, LIBYA_TIME_ZONE, REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
@@ -48,8 +49,8 @@ export function StatusBadge({ status }: { status: AdStatus }) {
 /** Date and time formats of the back office: Libyan time, in the page's language. */
 export function useDates() {
   const { tag } = useLocale();
-  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
+  const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
+  const date = dateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
   const relative = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
   return {
     dateTime: (iso: string) => dateTime.format(new Date(iso)),
@@ -92,13 +93,13 @@ export function usePrice() {
     if (ad.price === null) return t(`price-types.${ad.price_type}`, { defaultValue: ad.price_type });
     let amount: string;
     try {
-      amount = new Intl.NumberFormat(tag, {
+      amount = numberFormat(tag, {
         style: 'currency',
         currency: ad.currency,
         maximumFractionDigits: 0,
       }).format(ad.price);
     } catch {
-      amount = `${new Intl.NumberFormat(tag).format(ad.price)} ${ad.currency}`;
+      amount = `${numberFormat(tag).format(ad.price)} ${ad.currency}`;
     }
     return ad.price_type === 'negotiable' ? `${amount} · ${t('price-types.negotiable')}` : amount;
   };

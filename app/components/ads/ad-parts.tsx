@@ -3,6 +3,7 @@ import { IconMapPin, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
+import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
 
@@ -12,7 +13,7 @@ export function usePrice() {
   const { locale } = useLocale();
   return (ad: { price: number | null; currency: string; price_type: string }) => {
     if (ad.price === null) return t(`price-types.${ad.price_type}`);
-    const amount = new Intl.NumberFormat(localeTags[locale], { maximumFractionDigits: 0 }).format(ad.price);
+    const amount = numberFormat(localeTags[locale], { maximumFractionDigits: 0 }).format(ad.price);
     const money = `${amount} ${t(`currency-short.${ad.currency}`)}`;
     return ad.price_type === 'negotiable' ? `${money} · ${t('price-types.negotiable')}` : money;
   };

@@ -32,6 +32,7 @@ import {
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiErrorText, apiSend, NetworkError } from '~/lib/api-client.ts';
+import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { MAX_PHOTOS } from '~/lib/validation/ads.ts';
 
@@ -406,7 +407,7 @@ export function PhotoUploader({
   const { items } = uploads;
   const full = items.length >= MAX_PHOTOS;
   const coverKey = items.find((i) => i.status === 'done')?.key;
-  const percent = useMemo(() => new Intl.NumberFormat(tag, { style: 'percent' }), [tag]);
+  const percent = useMemo(() => numberFormat(tag, { style: 'percent' }), [tag]);
   const Earlier = locale === 'ar' ? IconArrowRight : IconArrowLeft;
   const Later = locale === 'ar' ? IconArrowLeft : IconArrowRight;
 

@@ -2,6 +2,7 @@ import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from 
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
 import { can, type StaffUser } from '~/lib/admin-nav.ts';
+import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -35,9 +36,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { members, contact } = loaderData.dashboard;
   // The admin layout's staff member: the moderation queue is linked for those who may open it.
   const staff = (useMatches().find((m) => m.id.endsWith('layout.admin'))?.loaderData as { staff?: StaffUser })?.staff;
-  const number = new Intl.NumberFormat(tag);
-  const day = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const number = numberFormat(tag);
+  const day = dateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   const max = Math.max(1, ...members.perDay.map((d) => d.count));
   return (
     <Stack gap="lg">

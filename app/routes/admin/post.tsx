@@ -36,6 +36,7 @@ import {
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { FEATURABLE, parseDone, parseQueueQuery, queueSearch } from '~/lib/moderation.ts';
 import { db, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
@@ -186,7 +187,7 @@ function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
   const { name, tag } = useLocale();
   const price = usePrice();
   const reason = useReasonLabel();
-  const number = new Intl.NumberFormat(tag);
+  const number = numberFormat(tag);
   const when = (iso: string | null) => (iso ? <RelativeTime iso={iso} now={now} /> : null);
   const contact = [
     t('post.contact-chat'),
@@ -225,7 +226,7 @@ function Details({ ad }: { ad: ModerationAd }) {
   const dates = useDates();
   const rows = ad.attributes.map((a): [string, ReactNode] => {
     const unit = locale === 'ar' ? a.unit_ar : a.unit_en;
-    const number = new Intl.NumberFormat(tag, a.type === 'year' ? { useGrouping: false } : {});
+    const number = numberFormat(tag, a.type === 'year' ? { useGrouping: false } : {});
     const words = a.values.map((v) => {
       if ('option' in v) return locale === 'ar' ? v.option.ar : v.option.en;
       if ('number' in v) return unit ? `${number.format(v.number)} ${unit}` : number.format(v.number);

@@ -33,6 +33,7 @@ import {
 import { EmptyState } from '~/components/empty-state.tsx';
 import { useValidatedForm } from '~/components/form-parts.tsx';
 import { guards } from '~/lib/guards.server.ts';
+import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { parseDone, parseQueueQuery, QUEUE_TABS, type QueueQuery, queueSearch } from '~/lib/moderation.ts';
 import { db, tFor } from '~/lib/route.server.ts';
@@ -124,7 +125,7 @@ type Named = { slug: string; name_ar: string; name_en: string };
 function StatusTabs({ query, counts }: { query: QueueQuery; counts: Record<AdStatus, number> }) {
   const { t } = useTranslation('admin');
   const { to, tag } = useLocale();
-  const number = new Intl.NumberFormat(tag);
+  const number = numberFormat(tag);
   const always: AdStatus[] = ['pending', 'published', 'rejected'];
   return (
     <Group component="nav" aria-label={t('posts.tabs')} gap="xs">
@@ -265,7 +266,7 @@ function useRowParts(item: QueueItem, now: string, query: QueueQuery) {
   const price = usePrice();
   const trail = useTrail();
   const dates = useDates();
-  const number = new Intl.NumberFormat(tag);
+  const number = numberFormat(tag);
   const href = to(`/admin/posts/${item.id}`) + queueSearch(query);
   const featured = item.featured_until && item.featured_until > now ? item.featured_until : null;
   return {

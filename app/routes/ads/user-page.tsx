@@ -5,6 +5,7 @@ import { data } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localeTags, localName } from '~/i18n/config.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
@@ -50,7 +51,7 @@ export default function UserPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('ads');
   const { name, locale, to } = useLocale();
   const { profile, listing } = loaderData;
-  const since = new Intl.DateTimeFormat(localeTags[locale], { year: 'numeric', month: 'long' }).format(
+  const since = dateTimeFormat(localeTags[locale], { year: 'numeric', month: 'long' }).format(
     new Date(profile.member_since),
   );
   return (

@@ -6,6 +6,7 @@ import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localeTags } from '~/i18n/config.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, orNotFound, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -39,10 +40,8 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const done = OWN_AD_DONE.find((d) => d === params.get('done'));
   const tag = localeTags[locale];
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  const day = (d: string) =>
-    new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date(`${d}T00:00:00Z`));
+  const when = (iso: string) => dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const day = (d: string) => dateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date(`${d}T00:00:00Z`));
   const max = Math.max(1, ...ad.views_per_day.map((v) => v.views));
   const total = ad.views_per_day.reduce((n, v) => n + v.views, 0);
   const reveals = ad.views_per_day.reduce((n, v) => n + v.phone_reveals, 0);

@@ -9,6 +9,7 @@ import { FormError } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
 import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
@@ -66,7 +67,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   const done = params.get('done');
   const { tab, counts, ads } = loaderData;
   const date = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+    iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
   const tabHref = (name: OwnerTab) =>
     name === 'active' ? to('/profile/posts') : `${to('/profile/posts')}?status=${name}`;
   return (
@@ -93,7 +94,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
               {...({ to: tabHref(name) } as object)}
               rightSection={
                 <Badge size="sm" variant="light" color="gray">
-                  {new Intl.NumberFormat(localeTags[locale]).format(counts[name])}
+                  {numberFormat(localeTags[locale]).format(counts[name])}
                 </Badge>
               }
             >

@@ -7,6 +7,7 @@ import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -57,8 +58,7 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
   const price = usePrice();
   const refusalText = useFormErrorText();
   const { ad, quote } = loaderData;
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(localeTags[locale], { dateStyle: 'long' }).format(new Date(iso));
+  const date = (iso: string) => dateTimeFormat(localeTags[locale], { dateStyle: 'long' }).format(new Date(iso));
   return (
     <Stack gap="lg" maw={640}>
       <Breadcrumbs

@@ -8,6 +8,7 @@ import { localizePath, localName } from '~/i18n/config.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -209,7 +210,7 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
   const reply = actionData as ProfileActionData | undefined;
   /** The action's answer, for the section that was sent only. */
   const last = (...intents: ProfileIntent[]) => (reply && intents.includes(reply.result.section) ? reply : undefined);
-  const since = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+  const since = dateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
     new Date(settings.member_since),
   );
   // Forms start afresh after every navigation (a success redirects), so typed passwords never linger.
