@@ -139,6 +139,17 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
       input(over),
     );
 
+  /** An ad placed under post-moderation (published at once) at a given time. */
+  const publishedAt = async (actor: { id: string }, now: Date) =>
+    createAd(
+      t.db,
+      { moderation: 'post', now },
+      actor,
+      await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
+      attributes,
+      input(),
+    );
+
   it('resolves only the real path of a leaf in its taxonomy', async () => {
     await expect(resolveCategoryPath(t.db, 'property', ['cars', 'toyota'])).rejects.toThrow(NotFound);
     await expect(resolveCategoryPath(t.db, 'motors', ['toyota'])).rejects.toThrow(NotFound);
@@ -299,14 +310,7 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
   it('bumps at most once per cool-down, renews expired ads, and expires and reminds on schedule', async () => {
     const owner = await member();
     const start = new Date('2026-12-01T10:00:00Z');
-    const ad = await createAd(
-      t.db,
-      { moderation: 'post', now: start },
-      owner,
-      await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
-      attributes,
-      input(),
-    );
+    const ad = await publishedAt(owner, start);
     expect(ad.status).toBe('published');
     await expect(repostAd(t.db, owner, ad.id, new Date(start.getTime() + DAY))).rejects.toMatchObject({
       errors: { form: ['repost-cooldown:6'] },
@@ -387,14 +391,7 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
       const owner = await member();
       const staff = await member('moderator');
       const start = new Date('2026-12-01T10:00:00Z');
-      const ad = await createAd(
-        t.db,
-        { moderation: 'post', now: start },
-        owner,
-        await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']),
-        attributes,
-        input(),
-      );
+      const ad = await publishedAt(owner, start);
       const edited = await updateAd(
         t.db,
         { moderation: 'pre', now: new Date(start.getTime() + DAY) },
@@ -492,8 +489,7 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
     it('renews an expired ad only with room in the allowance', async () => {
       const owner = await member();
       const start = new Date('2026-12-01T10:00:00Z');
-      const path = await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
-      const ad = await createAd(t.db, { moderation: 'post', now: start }, owner, path, attributes, input());
+      const ad = await publishedAt(owner, start);
       await expireAds(t.db, new Date(start.getTime() + 31 * DAY));
       for (let i = 0; i < AD_RULES.freeActiveAds; i++) await place(owner);
       await expect(repostAd(t.db, owner, ad.id, new Date(start.getTime() + 32 * DAY))).rejects.toMatchObject({

@@ -61,13 +61,14 @@ function readDraft(saved: string): Draft {
  */
 export function AdForm({
   data,
-  lastResult,
-  formError,
+  reply,
 }: {
   data: AdFormData;
-  lastResult: SubmissionResult<string[]> | undefined;
-  formError: string | undefined;
+  /** The action's answer to a refused post: the field errors, and a form-level error code. */
+  reply: { result?: SubmissionResult<string[]>; formError?: unknown } | undefined;
 }) {
+  const lastResult = reply?.result;
+  const formError = reply?.formError;
   const { t } = useTranslation('ads');
   const { locale, name } = useLocale();
   const { pathname } = useLocation();

@@ -160,11 +160,7 @@ export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentP
           </Stack>
         </Alert>
       ) : (
-        <AdForm
-          data={loaderData.form}
-          lastResult={actionData?.result}
-          formError={actionData && 'formError' in actionData ? (actionData.formError as string | undefined) : undefined}
-        />
+        <AdForm data={loaderData.form} reply={actionData} />
       )}
     </Stack>
   );

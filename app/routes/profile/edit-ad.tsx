@@ -99,11 +99,7 @@ export default function EditAdPage({ loaderData, actionData }: Route.ComponentPr
           <StatusBadge status={ad.status} />
         </Group>
       </Stack>
-      <AdForm
-        data={loaderData.form}
-        lastResult={actionData?.result}
-        formError={actionData && 'formError' in actionData ? (actionData.formError as string | undefined) : undefined}
-      />
+      <AdForm data={loaderData.form} reply={actionData} />
     </Stack>
   );
 }
