@@ -23,6 +23,7 @@ import { AVATAR_VARIANTS, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import type { AuthMeta } from './accounts.ts';
 import { userAdImageKeys } from './ad-images.ts';
+import { announceAdChanges } from './ads.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { hitRateLimit } from './rate-limit.ts';
 
@@ -380,6 +381,8 @@ export const DELETE_ACCOUNT_LIMIT = { name: 'delete-account', limit: 10, windowS
 export interface ReleasedAccountData {
   /** Storage keys to delete once the account is gone. */
   files: string[];
+  /** The ads that left the site (for the page cache, once committed). */
+  ads: number[];
 }
 
 /**
@@ -427,7 +430,10 @@ export async function releaseAccountData(trx: DB, userId: string): Promise<Relea
       await enqueue(trx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
     }
   }
-  return { files: [...avatarKeys(user.image), ...(await userAdImageKeys(trx, userId))] };
+  return {
+    files: [...avatarKeys(user.image), ...(await userAdImageKeys(trx, userId))],
+    ads: live.map((a) => a.id),
+  };
 }
 
 /**
@@ -465,6 +471,7 @@ export async function deleteAccount(
     }
   }
   const released = await db.transaction().execute((trx) => releaseAccountData(trx, userId));
+  await announceAdChanges(db, released.ads);
   let cookies: string[];
   try {
     const { headers } = await auth.api.deleteUser({

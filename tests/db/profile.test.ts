@@ -154,7 +154,7 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
     const second = await updateAvatar(t.db, storage(), id, jpeg);
     expect(second).not.toBe(first);
     for (const key of keys) expect(existsSync(file(key))).toBe(false);
-    expect(await releaseAccountData(t.db, id)).toEqual({ files: avatarKeys(second) });
+    expect(await releaseAccountData(t.db, id)).toEqual({ files: avatarKeys(second), ads: [] });
 
     await removeAvatar(t.db, storage(), id);
     expect((await loadProfileSettings(t.db, id)).image).toBeNull();

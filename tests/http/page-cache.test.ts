@@ -96,11 +96,13 @@ describe('the page cache', () => {
     expect(await res.text()).toContain('Report this ad');
   });
 
-  it('drops the ad page and its category listings when the ad changes', async () => {
+  it('drops the ad page, its category listings and the home page when the ad changes', async () => {
     const ad = await publishedAd('Toyota Corolla 2015 soon sold');
     await (await visitor().get(ad.url)).text();
     await (await visitor().get('/en/motors/cars')).text();
+    await (await visitor().get('/en')).text();
     expect((await visitor().get(ad.url)).headers.get('x-page-cache')).toBe('hit');
+    expect((await visitor().get('/en')).headers.get('x-page-cache')).toBe('hit');
     const listing = await visitor().get('/en/motors/cars');
     expect(listing.headers.get('x-page-cache')).toBe('hit');
     expect(await listing.text()).toContain('Toyota Corolla 2015 soon sold');
@@ -112,5 +114,10 @@ describe('the page cache', () => {
     const after = await visitor().get('/en/motors/cars');
     expect(after.headers.get('x-page-cache')).toBeNull();
     expect(await after.text()).not.toContain('Toyota Corolla 2015 soon sold');
+    // The home page shows every section's counts: any ad change renews it.
+    expect((await visitor().get('/en')).headers.get('x-page-cache')).toBeNull();
+    // Information pages are shared too.
+    await (await visitor().get('/en/faq')).text();
+    expect((await visitor().get('/en/faq')).headers.get('x-page-cache')).toBe('hit');
   });
 });

@@ -1,13 +1,16 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { data } from 'react-router';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { localName } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { getTaxonomy, listChildren } from '../../../server/domain/catalog.ts';
@@ -20,8 +23,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
   const categories = await listChildren(db(context), taxonomy.id, null);
   const title = localName(locale, taxonomy);
-  return { taxonomy, categories, meta: { title, description: t('catalog:taxonomy-description', { name: title }) } };
+  const signedIn = !!(await currentUser(request, context));
+  return data(
+    { taxonomy, categories, meta: { title, description: t('catalog:taxonomy-description', { name: title }) } },
+    { headers: pageCacheHeaders(signedIn, [`taxonomy:${taxonomy.id}`]) },
+  );
 }
+
+export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 

@@ -1,11 +1,13 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { data, Link, useSearchParams } from 'react-router';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, tFor } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/home';
@@ -19,12 +21,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listTaxonomies(db(context)),
     listCityNames(db(context), POPULAR_CITIES),
   ]);
-  return {
-    taxonomies,
-    cities,
-    meta: { title: t('home:title'), description: t('home:description') },
-  };
+  // Shows every taxonomy's ad counts: a change of an ad anywhere renews the shared copy.
+  const signedIn = !!(await currentUser(request, context));
+  return data(
+    { taxonomies, cities, meta: { title: t('home:title'), description: t('home:description') } },
+    {
+      headers: pageCacheHeaders(
+        signedIn,
+        taxonomies.map((x) => `taxonomy:${x.id}`),
+      ),
+    },
+  );
 }
+
+export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 

@@ -1,18 +1,28 @@
 import { Stack, Title, Typography } from '@mantine/core';
+import { data } from 'react-router';
 import { stripLocale } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { localeOf, orNotFound } from '~/lib/route.server.ts';
+import { currentUser } from '~/lib/session.server.ts';
 import { getInfoPage } from '../../../server/domain/pages.ts';
 import type { Route } from './+types/info-page';
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const slug = stripLocale(new URL(request.url).pathname).replace(/^\/|\/$/g, '');
   const page = await orNotFound(
     request,
     Promise.resolve().then(() => getInfoPage(localeOf(request), slug)),
   );
-  return { page, meta: { title: page.title, description: page.description } };
+  // Content ships with the build: the shared copy only ages out.
+  const signedIn = !!(await currentUser(request, context));
+  return data(
+    { page, meta: { title: page.title, description: page.description } },
+    { headers: pageCacheHeaders(signedIn, [`page:${slug}`]) },
+  );
 }
+
+export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 
