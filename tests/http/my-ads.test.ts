@@ -136,9 +136,10 @@ describe('my ads', () => {
   it('resubmits a rejected ad for review after an edit', async () => {
     const b = await seller();
     const ad = await placeAd(b, 'Toyota Land Cruiser 2010 rejected');
-    sql("update ads set status = 'rejected', rejection_reason = 'Photos missing' where id = ? returning id", ad.id);
+    // A reason chosen from the moderators' list is stored as its code and shown in words.
+    sql("update ads set status = 'rejected', rejection_reason = 'poor-photos' where id = ? returning id", ad.id);
     const own = await (await b.get(ad.own)).text();
-    expect(own).toContain('Photos missing');
+    expect(own).toContain('Poor photos');
     expect(own).toContain('Edit the ad to fix it');
     expect(await (await b.get(`${ad.own}/edit`)).text()).toContain('Save and send for review');
     const res = await b.post(`${ad.own}/edit`, toyotaForm('Toyota Land Cruiser 2010 with photos'));

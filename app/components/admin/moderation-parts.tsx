@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { isRejectionReason, LIBYA_TIME_ZONE, REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
+import { LIBYA_TIME_ZONE, REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
 
 /** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
@@ -103,12 +103,6 @@ export function usePrice() {
     }
     return ad.price_type === 'negotiable' ? `${amount} · ${t('price-types.negotiable')}` : amount;
   };
-}
-
-/** A stored rejection reason: a reason's code in words, or the moderator's own text. */
-export function useReasonLabel() {
-  const { t } = useTranslation('admin');
-  return (stored: string | null) => (stored && isRejectionReason(stored) ? t(`reasons.${stored}`) : (stored ?? ''));
 }
 
 /** The ad's first photo, or a placeholder icon. Decorative: the title is next to it. */

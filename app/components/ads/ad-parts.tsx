@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { isRejectionReason } from '~/lib/validation/moderation.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
 
 /** The price as buyers read it: amount and currency in the page's digits, or the price type. */
@@ -101,4 +102,10 @@ export function Pager({ page, pages }: { page: number; pages: number }) {
       ) : null}
     </Group>
   );
+}
+
+/** A stored rejection reason: a reason's code in words, or the moderator's own text. */
+export function useReasonLabel() {
+  const { t } = useTranslation('admin');
+  return (stored: string | null) => (stored && isRejectionReason(stored) ? t(`reasons.${stored}`) : (stored ?? ''));
 }

@@ -31,8 +31,8 @@ import {
   useDates,
   useModerationError,
   usePrice,
-  useReasonLabel,
 } from '~/components/admin/moderation-parts.tsx';
+import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';

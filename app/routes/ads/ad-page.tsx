@@ -21,7 +21,7 @@ import { isbot } from 'isbot';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect } from 'react-router';
-import { AdCards, StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-parts.tsx';
@@ -165,6 +165,7 @@ export const headers = pageHeaders;
 
 export default function AdPage({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('ads');
+  const reasonLabel = useReasonLabel();
   const { to, name, locale } = useLocale();
   const price = usePrice();
   const [zoom, setZoom] = useState<number | null>(null);
@@ -222,7 +223,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
         <Alert color={ad.status === 'rejected' ? 'red' : 'gray'} role="status" title={t(`status.${ad.status}`)}>
           {t(`page.state.${ad.status}`)}
           {ad.status === 'rejected' && owner && ad.rejection_reason
-            ? ` ${t('page.reason', { reason: ad.rejection_reason })}`
+            ? ` ${t('page.reason', { reason: reasonLabel(ad.rejection_reason) })}`
             : ''}
         </Alert>
       ) : null}

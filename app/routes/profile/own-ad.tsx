@@ -1,7 +1,7 @@
 import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localeTags } from '~/i18n/config.ts';
@@ -34,6 +34,7 @@ const OWN_AD_DONE = ['edited', 'edited-review', 'unchanged', 'renewed', 'bumped'
 
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('ads');
+  const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();
   const { ad } = loaderData;
@@ -64,7 +65,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       {ad.status === 'rejected' && ad.rejection_reason ? (
         <Alert color="red" role="status">
-          {t('page.reason', { reason: ad.rejection_reason })} {t('mine.rejected-hint')}
+          {t('page.reason', { reason: reasonLabel(ad.rejection_reason) })} {t('mine.rejected-hint')}
         </Alert>
       ) : null}
       <Anchor component={Link} to={to(`/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`)}>
@@ -120,7 +121,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
                 <Table.Td>
                   {t(`status.${h.to}`)}
                   {h.by_staff ? ` · ${t('mine.by-staff')}` : ''}
-                  {h.reason ? ` · ${t('page.reason', { reason: h.reason })}` : ''}
+                  {h.reason ? ` · ${t('page.reason', { reason: reasonLabel(h.reason) })}` : ''}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } fr
 import { IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
-import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
+import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
@@ -60,6 +60,7 @@ export const headers = actionHeaders;
 
 export default function MyAdsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('ads');
+  const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();
   const navigate = useNavigate();
@@ -160,7 +161,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                       </Group>
                       {ad.status === 'rejected' && ad.rejection_reason ? (
                         <Text size="sm" c="red">
-                          {t('page.reason', { reason: ad.rejection_reason })}
+                          {t('page.reason', { reason: reasonLabel(ad.rejection_reason) })}
                         </Text>
                       ) : null}
                       <Group mt={4}>
