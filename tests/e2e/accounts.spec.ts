@@ -11,6 +11,8 @@ const localPart = (link: string) => {
 };
 
 test('register, confirm the email, log out, log in, reset the password @phone', async ({ page }) => {
+  // A long journey (two mails, three password hashes, five accessibility scans): room for a busy machine.
+  test.setTimeout(60_000);
   const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
   await open(page, '/en/register');
   await expectAccessible(page);
