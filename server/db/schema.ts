@@ -326,6 +326,8 @@ export interface Database {
   reports: ReportsTable;
   revisions: RevisionsTable;
   notifications: NotificationsTable;
+  /** Normalised words of each ad's title and description (the text index's source). */
+  ad_search: { ad_id: number; title: string; body: string };
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

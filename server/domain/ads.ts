@@ -11,6 +11,7 @@ import { adChanged } from './ad-changes.ts';
 import type { Attribute, CategoryPath } from './catalog.ts';
 import { getCategoryPath } from './catalog.ts';
 import { Invalid, NotFound } from './errors.ts';
+import { indexAdText } from './search/text-index.ts';
 
 type Tx = Kysely<Database> | Transaction<Database>;
 
@@ -363,6 +364,7 @@ export async function createAd(
     const id = Number(inserted.id);
     const values = valueRows(id, attributes, input.attrs);
     if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
+    await indexAdText(trx, id, input.title, input.description);
     await attachPhotos(trx, actor.id, id, input.photos);
     await recordStatus(trx, id, { from: null, to: status, actor, now });
     await recordRevision(
@@ -533,6 +535,7 @@ export async function updateAd(
       if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
     }
     if ('photos' in changes) await attachPhotos(trx, actor.id, id, input.photos);
+    if ('title' in changes || 'description' in changes) await indexAdText(trx, id, input.title, input.description);
     if (next !== status) {
       changes.status = [status, next];
       await recordStatus(trx, id, { from: status, to: next, actor, now });

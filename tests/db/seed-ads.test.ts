@@ -204,6 +204,12 @@ describe.each(dialects)('demo and bulk ads on %s', (dialect) => {
       .select((eb) => eb.fn.count('ad_id').distinct().as('n'))
       .executeTakeFirstOrThrow();
     expect(toNumber(history.n)).toBe(before + 1234);
+    // Every ad is in the text index (demo and bulk ads alike).
+    const indexed = await t.db
+      .selectFrom('ad_search')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(toNumber(indexed.n)).toBe(before + 1234);
     await expectCountersLikeARecount();
     // Explicit ids left the identity in step: an ad inserted the usual way gets the next id.
     const next = await t.db

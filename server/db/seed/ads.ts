@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Insertable, sql, type Transaction } from 'kysely';
 import { AD_RULES, recountTaxonomy, recountUserAds, slugify, valueRows } from '../../domain/ads.ts';
+import { adSearchRow } from '../../domain/search/text-index.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { DB, DialectName } from '../index.ts';
 import type { AdStatus, Database } from '../schema.ts';
@@ -505,7 +506,7 @@ function pickOwner(r: Rng, people: People, index: number): Seller {
 // ───────────────────────── writing ─────────────────────────
 
 /** Multi-row inserts of at most `size` rows (the parameter limits: 32 766 on SQLite, 65 535 on PostgreSQL). */
-async function insertAll<T extends 'ads' | 'ad_attribute_values' | 'ad_status_history' | 'ad_images'>(
+async function insertAll<T extends 'ads' | 'ad_attribute_values' | 'ad_status_history' | 'ad_images' | 'ad_search'>(
   tx: Tx,
   table: T,
   rows: Insertable<Database[T]>[],
@@ -544,6 +545,12 @@ async function writeAds(
     2000,
   );
   await insertAll(tx, 'ad_images', images, 2000);
+  await insertAll(
+    tx,
+    'ad_search',
+    planned.map((p) => adSearchRow(p.row.id, p.row.title, p.row.description)),
+    1000,
+  );
   // Ids were given explicitly: move PostgreSQL's identity past them (SQLite follows by itself).
   if (dialect === 'postgres') {
     await sql`select setval(pg_get_serial_sequence('ads', 'id'), (select max(id) from ads))`.execute(tx);

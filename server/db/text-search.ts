@@ -1,0 +1,47 @@
+// The dialect half of text search (DESIGN.md: dialect differences live in server/db/): matching the
+// normalised words of a query against the ad text index of migration 0008. Every word must appear,
+// the last one as a prefix (the user may still be typing it); title words weigh more than
+// description words (SQLite bm25 10:1, PostgreSQL weights A:B = 1:0.4).
+import { sql } from 'kysely';
+import { searchTerms } from '../domain/search/normalize.ts';
+import type { DB, DialectName } from './index.ts';
+
+export interface TextMatch {
+  id: number;
+  /** Higher is better (only comparable within one query). */
+  score: number;
+}
+
+/** FTS5 query: each word as a quoted string, the last one with a prefix star; all must match. */
+export function fts5Query(terms: string[]): string {
+  return terms.map((t, i) => `"${t.replaceAll('"', '""')}"${i === terms.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** tsquery text: each word as a quoted lexeme, the last one a prefix; joined by AND. */
+export function tsQuery(terms: string[]): string {
+  return terms
+    .map((t, i) => `'${t.replaceAll("'", "''").replaceAll('\\', '\\\\')}'${i === terms.length - 1 ? ':*' : ''}`)
+    .join(' & ');
+}
+
+/** The ads whose text has every word of `query`, best first, at most `limit`. */
+export async function matchAdText(db: DB, dialect: DialectName, query: string, limit = 500): Promise<TextMatch[]> {
+  const terms = searchTerms(query);
+  if (terms.length === 0) return [];
+  if (dialect === 'postgres') {
+    const rows = await sql<{ id: number; score: number }>`
+      select ad_id as id, ts_rank(document, q) as score
+      from ad_search, cast(${tsQuery(terms)} as tsquery) as q
+      where document @@ q
+      order by score desc, ad_id desc
+      limit ${limit}`.execute(db);
+    return rows.rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
+  }
+  const rows = await sql<{ id: number; score: number }>`
+    select rowid as id, -bm25(ad_search_fts, 10.0, 1.0) as score
+    from ad_search_fts
+    where ad_search_fts match ${fts5Query(terms)}
+    order by score desc, rowid desc
+    limit ${limit}`.execute(db);
+  return rows.rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
+}

@@ -1,0 +1,177 @@
+// The ad text index (migration 0008) on both dialects: Arabic spelling variants, digits, harakat and
+// prefixes find the same ads, titles outrank descriptions, edits re-index, and SQLite and
+// PostgreSQL answer the shared corpus identically.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../server/db/migrations/index.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { matchAdText } from '../../server/db/text-search.ts';
+import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads.ts';
+import { listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+/** The shared corpus: [title, description]. */
+const CORPUS: [string, string][] = [
+  ['تويوتا كورولا ٢٠١٥ نظيفة', 'سيارة عائلية بحالة ممتازة، صيانة دورية في الوكالة.'],
+  ['سيارة تويوتا كامري للبيع', 'موديل 2018، ماشية 90 ألف كيلو.'],
+  ['Toyota Land Cruiser 2012', 'Diesel, full options, seen near the hospital.'],
+  ['شقة قرب مستشفى الخضراء', 'ثلاث غرف وصالة، الطابق الثاني. للاستفسار اتصل على أحمد.'],
+  ['محل للإيجار في شارع عمر المختار', 'مساحة ٦٠ متر، يصلح عيادة أو مستشفى بيطري أو صيدلية.'],
+  ['Corolla 2015 for sale', 'Clean Toyota, one owner, service history in Tripoli.'],
+];
+
+let owners = 0;
+
+/** The corpus placed as published ads (one owner each: the free allowance is five); their ids. */
+async function placeCorpus(t: TestDatabase): Promise<number[]> {
+  await seedCatalogue(t.db);
+  const path = await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
+  const attributes = await listCategoryAttributes(t.db, 'toyota');
+  const city = await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (const [title, description] of CORPUS) {
+    const id = `search-${++owners}-${Date.now()}`;
+    await t.db
+      .insertInto('users')
+      .values({ id, name: 'S', email: `${id}@example.ly` } as never)
+      .execute();
+    const input: AdInput = {
+      title,
+      description,
+      price_type: 'free',
+      currency: 'LYD',
+      city: city.id,
+      contact_phone: false,
+      contact_whatsapp: false,
+      photos: [],
+      submission_key: id,
+      attrs: { year: 2015, model: 'corolla' },
+    };
+    ids.push((await createAd(t.db, { moderation: 'post' }, { id }, path, attributes, input)).id);
+  }
+  return ids;
+}
+
+describe.each(dialects)('ad text search on %s', (dialect) => {
+  let t: TestDatabase;
+  const ids: number[] = [];
+  const search = (q: string) => matchAdText(t.db, dialect, q).then((m) => m.map((x) => ids.indexOf(x.id)));
+
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    ids.push(...(await placeCorpus(t)));
+  });
+  afterAll(() => t.drop());
+
+  it('finds Arabic spelling variants, digits and harakat alike', async () => {
+    expect(await search('سياره')).toEqual(expect.arrayContaining([0, 1]));
+    expect((await search('سيارة')).sort()).toEqual((await search('سياره')).sort());
+    expect(await search('احمد')).toEqual([3]);
+    expect(await search('مستشفي')).toEqual(expect.arrayContaining([3, 4]));
+    expect(await search('2015')).toEqual(expect.arrayContaining([0, 5]));
+    expect(await search('٢٠١٥')).toEqual(await search('2015'));
+    expect(await search('تُويُوتَا')).toEqual(await search('تويوتا'));
+  });
+
+  it('matches the last word as a prefix and needs every word', async () => {
+    expect((await search('تويو')).sort()).toEqual([0, 1]);
+    expect(await search('كامري تويو')).toEqual([1]);
+    expect(await search('كامري كورولا')).toEqual([]);
+    expect(await search('TOYO')).toEqual(expect.arrayContaining([2, 5]));
+    expect(await search('  ؟!  ')).toEqual([]);
+  });
+
+  it('ranks a title match above a description match', async () => {
+    // "toyota" is in the title of 2 and only in the description of 5.
+    const found = await search('toyota');
+    expect(found.indexOf(2)).toBeLessThan(found.indexOf(5));
+  });
+
+  it('follows an edit of the title', async () => {
+    const owner = await t.db
+      .selectFrom('ads')
+      .select('user_id')
+      .where('id', '=', ids[5] as number)
+      .executeTakeFirstOrThrow();
+    const { submission_key: _, ...input } = {
+      title: 'Yaris 2016 automatic',
+      description: 'Clean Toyota, one owner, service history in Tripoli.',
+      price_type: 'free' as const,
+      currency: 'LYD',
+      city: (await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow()).id,
+      contact_phone: false,
+      contact_whatsapp: false,
+      photos: [],
+      submission_key: '',
+      attrs: { year: 2015, model: 'corolla' },
+    };
+    await updateAd(
+      t.db,
+      { moderation: 'post' },
+      { id: owner.user_id as string },
+      ids[5] as number,
+      await listCategoryAttributes(t.db, 'toyota'),
+      input,
+    );
+    expect(await search('yaris')).toEqual([5]);
+    expect(await search('corolla 2015')).toEqual([]);
+  });
+});
+
+describe.runIf(dialects.length === 2)('SQLite and PostgreSQL', () => {
+  const databases: TestDatabase[] = [];
+  afterAll(async () => {
+    for (const d of databases) await d.drop();
+  });
+
+  it('answer the shared corpus with the same ads in the same order', async () => {
+    const answers: number[][][] = [];
+    for (const dialect of dialects) {
+      const t = await createTestDatabase(dialect);
+      databases.push(t);
+      const ids = await placeCorpus(t);
+      const queries = ['سياره', 'تويوتا', 'toyota', 'مستشفى', '2015', 'تو', 'clean one', 'احمد'];
+      answers.push(
+        await Promise.all(
+          queries.map(async (q) => (await matchAdText(t.db, dialect, q)).map((m) => ids.indexOf(m.id))),
+        ),
+      );
+    }
+    expect(answers[1]).toEqual(answers[0]);
+  });
+});
+
+describe.each(dialects)('the text index migration on %s', (dialect) => {
+  it('indexes the ads that existed before it', async () => {
+    const t = await createTestDatabase(dialect, { migrate: false });
+    try {
+      const before = migrations.slice(
+        0,
+        migrations.findIndex((m) => m.name === '0008_search'),
+      );
+      for (const m of before) await m.up(t.db as never, dialect);
+      await seedCatalogue(t.db);
+      const path = await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
+      const city = await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('ads')
+        .values({
+          taxonomy_id: path.taxonomy.id,
+          category_id: path.category.id,
+          slug: 'old',
+          title: 'سيارة قديمة',
+          description: 'وُضعت قبل الفهرس',
+          city_id: city.id,
+          contact_phone: false,
+          contact_whatsapp: false,
+          status: 'published',
+        })
+        .execute();
+      const index = migrations.find((m) => m.name === '0008_search');
+      await index?.up(t.db as never, dialect);
+      expect(await matchAdText(t.db, dialect, 'سياره قديمه')).toHaveLength(1);
+      expect(await matchAdText(t.db, dialect, 'وضعت')).toHaveLength(1);
+    } finally {
+      await t.drop();
+    }
+  });
+});
