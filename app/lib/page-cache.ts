@@ -7,8 +7,12 @@ import { actionHeaders } from './action-headers.ts';
 export const CACHE_TAGS_HEADER = 'x-souq-cache-tags';
 /** An ad page names its ad, so a view is counted when the page comes from the cache. */
 export const COUNT_VIEW_HEADER = 'x-souq-count-view';
-/** Shareable for a minute, and usable for five more while a fresh copy is fetched. */
-export const SHARED_PAGE = 'public, max-age=60, stale-while-revalidate=300';
+/**
+ * Shared caches (ours, a CDN) may keep it a minute and use it five more while fetching a fresh copy;
+ * browsers ask again every time (`max-age=0`): the same URL shows a member their own header once
+ * they sign in. `Vary: Cookie` keeps a shared copy from ever reaching a member.
+ */
+export const SHARED_PAGE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
 export const PRIVATE_PAGE = 'private, no-cache';
 
 /**
@@ -19,6 +23,7 @@ export function pageCacheHeaders(signedIn: boolean, tags: string[], viewOf?: num
   if (signedIn) return { 'Cache-Control': PRIVATE_PAGE };
   return {
     'Cache-Control': SHARED_PAGE,
+    Vary: 'Cookie',
     [CACHE_TAGS_HEADER]: tags.join(' '),
     ...(viewOf ? { [COUNT_VIEW_HEADER]: String(viewOf) } : {}),
   };
@@ -27,7 +32,7 @@ export function pageCacheHeaders(signedIn: boolean, tags: string[], viewOf?: num
 /** A route's `headers`: its loader's caching headers, and an action's Retry-After (429). */
 export function pageHeaders(args: HeadersArgs): Headers {
   const headers = actionHeaders(args);
-  for (const name of ['Cache-Control', CACHE_TAGS_HEADER, COUNT_VIEW_HEADER]) {
+  for (const name of ['Cache-Control', 'Vary', CACHE_TAGS_HEADER, COUNT_VIEW_HEADER]) {
     const value = args.loaderHeaders.get(name);
     if (value) headers.set(name, value);
   }

@@ -40,7 +40,6 @@ const NOT_STORED = new Set([
   'date',
   'etag',
   'connection',
-  'vary',
   CACHE_TAGS_HEADER,
   COUNT_VIEW_HEADER,
 ]);

@@ -67,11 +67,13 @@ describe('the page cache', () => {
     const first = await visitor().get(ad.url);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-page-cache')).toBeNull();
-    expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=300');
+    expect(first.headers.get('vary')).toMatch(/Cookie/);
     expect(first.headers.get('x-souq-cache-tags')).toBeNull();
     await first.text();
     const second = await visitor().get(ad.url);
     expect(second.headers.get('x-page-cache')).toBe('hit');
+    expect(second.headers.get('vary')).toMatch(/Cookie/);
     const html = await second.text();
     expect(html).toContain('Toyota Corolla 2015 cached');
     const nonce = nonceOf(second);
