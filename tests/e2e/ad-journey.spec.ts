@@ -1,6 +1,6 @@
-// The ad's whole journey (issue 4, figures): a member posts an ad with two photos and a map pin →
-// a moderator approves it → it is on its category page and its own page in both languages →
-// the owner edits it, reposts it and marks it sold. Time passing (the 7-day repost cool-down) is
+// The ad's whole journey (issue 4, figures): a member previews and posts an ad with two photos and
+// a map pin → a moderator approves it → it is on its category page and its own page in both
+// languages → the owner edits it, reposts it and marks it sold. Time passing (the 7-day repost cool-down) is
 // the one thing done in the database.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +70,15 @@ test('post with two photos → approve → visible in both languages → edit �
   await map.click({ position: { x: 120, y: 90 } });
   await expect(page.getByText('Pin placed.')).toBeVisible();
   await expect(page.locator('input[name="lat"]')).not.toHaveValue('');
+  // The preview shows the ad as buyers will see it, before anything is sent.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByRole('dialog', { name: 'Preview of your ad' });
+  await expect(preview.getByRole('heading', { name: title })).toBeVisible();
+  await expect(preview.getByRole('img', { name: 'Photo 2' })).toBeVisible();
+  await expect(preview.getByRole('row', { name: /Model/ })).toContainText('Corolla');
+  await expectAccessible(page);
+  await preview.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(preview).toHaveCount(0);
   await page.getByRole('button', { name: 'Send for review' }).click();
   await expect(page.getByText('Our team will review it shortly')).toBeVisible();
 

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react';
 import {
   Alert,
+  Button,
   Checkbox,
   Fieldset,
   Group,
@@ -13,6 +14,8 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+
+import { useMounted } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useLocation } from 'react-router';
@@ -21,6 +24,7 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { type AdFormValues, adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
 import { type Pin, PinPicker } from '../map/leaflet-map.tsx';
+import { AdPreview, type AdPreviewInput } from './ad-preview.tsx';
 import { type DraftPhoto, PhotoUploader, usePhotoUploads } from './photo-uploader.tsx';
 
 export interface AdFormData {
@@ -84,6 +88,8 @@ export function AdForm({
   const attrs = fields.attrs.getFieldset() as Record<string, (typeof fields)['title']>;
   const [priceType, setPriceType] = useState<string>(initial?.price_type ?? 'fixed');
   const [cityId, setCityId] = useState<string>(initial?.city ?? '');
+  const [preview, setPreview] = useState<AdPreviewInput | null>(null);
+  const mounted = useMounted();
   const [pin, setPin] = useState<Pin | null>(
     initial?.lat && initial.lng ? { lat: Number(initial.lat), lng: Number(initial.lng) } : null,
   );
@@ -460,7 +466,35 @@ export function AdForm({
           </Stack>
         </Fieldset>
 
-        <SubmitButton>{submitLabel}</SubmitButton>
+        <Group gap="sm">
+          <SubmitButton>{submitLabel}</SubmitButton>
+          {/* The preview reads the form in the browser: without JavaScript there is none to offer. */}
+          {mounted ? (
+            <Button
+              type="button"
+              variant="default"
+              size="md"
+              radius="xl"
+              onClick={() => {
+                const el = document.getElementById(form.id) as HTMLFormElement | null;
+                if (el) setPreview({ form: new FormData(el), photos: photos.uploaded.map((p) => p.thumb) });
+              }}
+            >
+              {t('preview.open')}
+            </Button>
+          ) : null}
+        </Group>
+        <AdPreview
+          input={preview}
+          attributes={data.attributes}
+          cities={data.cities}
+          submitLabel={submitLabel}
+          onClose={() => setPreview(null)}
+          onSubmit={() => {
+            setPreview(null);
+            (document.getElementById(form.id) as HTMLFormElement | null)?.requestSubmit();
+          }}
+        />
       </Stack>
     </Form>
   );

@@ -257,7 +257,13 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                     ))}
                   </Group>
                 ) : null}
-                <Modal opened={zoom !== null} onClose={() => setZoom(null)} fullScreen title={ad.title}>
+                <Modal
+                  opened={zoom !== null}
+                  onClose={() => setZoom(null)}
+                  fullScreen
+                  title={ad.title}
+                  closeButtonProps={{ 'aria-label': t('page.zoom-close') }}
+                >
                   {zoom !== null && ad.photos[zoom] ? (
                     <Stack align="center" gap="sm">
                       <Image
