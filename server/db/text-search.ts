@@ -24,24 +24,62 @@ export function tsQuery(terms: string[]): string {
     .join(' & ');
 }
 
-/** The ads whose text has every word of `query`, best first, at most `limit`. */
-export async function matchAdText(db: DB, dialect: DialectName, query: string, limit = 500): Promise<TextMatch[]> {
+/** Matches beyond which ranking by relevance would cost too much: newest first instead. */
+export const RANK_CAP = 2000;
+
+/**
+ * The ads whose text has every word of `query`, at most `limit`: best first while the query matches
+ * at most `rankCap` ads; for a very common word, newest first (ranking would score every match).
+ */
+export async function matchAdText(
+  db: DB,
+  dialect: DialectName,
+  query: string,
+  limit = 500,
+  rankCap = RANK_CAP,
+): Promise<TextMatch[]> {
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
   if (dialect === 'postgres') {
-    const rows = await sql<{ id: number; score: number }>`
-      select ad_id as id, ts_rank(document, q) as score
-      from ad_search, cast(${tsQuery(terms)} as tsquery) as q
-      where document @@ q
-      order by score desc, ad_id desc
-      limit ${limit}`.execute(db);
+    const q = tsQuery(terms);
+    const counted = await sql<{ n: number }>`
+      select count(*) as n from (
+        select 1 from ad_search where document @@ cast(${q} as tsquery) limit ${rankCap + 1}
+      ) as capped`.execute(db);
+    const ranked = Number(counted.rows[0]?.n ?? 0) <= rankCap;
+    const rows = ranked
+      ? await sql<{ id: number; score: number }>`
+          select ad_id as id, ts_rank(document, q) as score
+          from ad_search, cast(${q} as tsquery) as q
+          where document @@ q
+          order by score desc, ad_id desc
+          limit ${limit}`.execute(db)
+      : await sql<{ id: number; score: number }>`
+          select ad_id as id, 0 as score
+          from ad_search
+          where document @@ cast(${q} as tsquery)
+          order by ad_id desc
+          limit ${limit}`.execute(db);
     return rows.rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
   }
-  const rows = await sql<{ id: number; score: number }>`
-    select rowid as id, -bm25(ad_search_fts, 10.0, 1.0) as score
-    from ad_search_fts
-    where ad_search_fts match ${fts5Query(terms)}
-    order by score desc, rowid desc
-    limit ${limit}`.execute(db);
+  const match = fts5Query(terms);
+  const counted = await sql<{ n: number }>`
+    select count(*) as n from (
+      select rowid from ad_search_fts where ad_search_fts match ${match} limit ${rankCap + 1}
+    )`.execute(db);
+  const ranked = Number(counted.rows[0]?.n ?? 0) <= rankCap;
+  const rows = ranked
+    ? await sql<{ id: number; score: number }>`
+        select rowid as id, -bm25(ad_search_fts, 10.0, 1.0) as score
+        from ad_search_fts
+        where ad_search_fts match ${match}
+        order by score desc, rowid desc
+        limit ${limit}`.execute(db)
+    : await sql<{ id: number; score: number }>`
+        select rowid as id, 0 as score
+        from ad_search_fts
+        where ad_search_fts match ${match}
+        order by rowid desc
+        limit ${limit}`.execute(db);
   return rows.rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
 }

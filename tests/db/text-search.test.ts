@@ -86,6 +86,12 @@ describe.each(dialects)('ad text search on %s', (dialect) => {
     expect(found.indexOf(2)).toBeLessThan(found.indexOf(5));
   });
 
+  it('falls back to newest first when a word matches more ads than ranking may score', async () => {
+    const capped = await matchAdText(t.db, dialect, 'toyota', 500, 1);
+    expect(capped.map((m) => ids.indexOf(m.id))).toEqual([5, 2]);
+    expect((await search('toyota')).slice(0, 2)).toEqual([2, 5]);
+  });
+
   it('follows an edit of the title', async () => {
     const owner = await t.db
       .selectFrom('ads')
