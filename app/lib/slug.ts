@@ -1,2 +1,16 @@
 /** Lowercase ASCII words joined by single hyphens: every taxonomy, category, city and area slug. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The `{slug}-{id}` segment of an ad URL (`{taxonomy}/{category}/{slug}-{id}`, seed §2) with its
+ * taxonomy and category segments: the id and the slug given, or null when any part is malformed.
+ */
+export function parseAdUrl(params: {
+  taxonomy: string;
+  category: string;
+  ad: string;
+}): { id: number; slug: string } | null {
+  const match = /^(?:(.*)-)?(\d{1,12})$/.exec(params.ad);
+  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) return null;
+  return { id: Number(match[2]), slug: match[1] ?? '' };
+}

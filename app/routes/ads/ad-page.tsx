@@ -34,7 +34,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS } from '~/lib/validation/ads.ts';
 import {
@@ -52,20 +52,19 @@ import type { Route } from './+types/ad-page';
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4).
 
-const AD_SEGMENT = /^(?:(.*)-)?(\d{1,12})$/;
 /** Statuses anyone may see; the others only the owner and staff (and never indexed). */
 const PUBLIC = new Set(['published', 'sold', 'expired']);
 export const PHONE_REVEAL_LIMIT = { name: 'reveal-phone', limit: 30, windowSeconds: 60 * 60 } as const;
 
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
-  const match = AD_SEGMENT.exec(params.ad);
-  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
-  const ad = await orNotFound(request, loadAdView(db(context), Number(match[2])));
+  const url = parseAdUrl(params);
+  if (!url) throw notFound(request);
+  const ad = await orNotFound(request, loadAdView(db(context), url.id));
   const user = await currentUser(request, context);
   const owner = !!user && ad.seller?.id === user.id;
   const staff = can(user, 'view-ads');
   if (!PUBLIC.has(ad.status) && ad.status !== 'deleted' && !owner && !staff) throw notFound(request);
-  return { ad, user, owner, staff, slug: match[1] ?? '' };
+  return { ad, user, owner, staff, slug: url.slug };
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@
 import { redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { localeOf, notFound } from '~/lib/route.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { parseAdUrl } from '~/lib/slug.ts';
 
 interface Params {
   taxonomy: string;
@@ -21,9 +21,9 @@ interface AdRef {
 
 /** The ad id of the URL (`{slug}-{id}`); anything else is a 404. */
 export function ownAdId(request: Request, params: Params): number {
-  const match = /^(?:.*-)?(\d{1,12})$/.exec(params.ad);
-  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
-  return Number(match[1]);
+  const url = parseAdUrl(params);
+  if (!url) throw notFound(request);
+  return url.id;
 }
 
 /** `/profile/posts/{taxonomy}/{category}/{slug}-{id}` of the ad, plus `suffix` (`/edit`, `/repost`). */
