@@ -77,17 +77,6 @@ function numberRules(min: number | null, max: number | null): Rule[] {
   return list;
 }
 
-const isoDate = (): Rule => ({
-  code: 'date',
-  normalise: (v) => latinDigits(text(v)),
-  check: (v) => {
-    const s = text(v);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  },
-});
-
 /** The schema of one attribute's form value. */
 function attributeField(a: FormAttribute, now = new Date()) {
   const values = a.options.map((o) => o.value);
@@ -119,7 +108,7 @@ function attributeField(a: FormAttribute, now = new Date()) {
         .optional()
         .transform((v) => v === 'on' || v === 'true' || v === true);
     case 'date':
-      return make(isoDate());
+      return make(rules.date());
     default:
       return make(rules.max(500));
   }

@@ -2,7 +2,7 @@
 // feature until a date, delete, and the bulk form of the queue. Error codes are worded in the
 // `admin` namespace (`errors.<field>.<code>`).
 import { z } from 'zod';
-import { acceptedField, field, latinDigits, type Rule, requiredField, rules } from './rules.ts';
+import { acceptedField, field, type Rule, requiredField, rules } from './rules.ts';
 
 /** Why an ad is refused; the code is stored in `ads.rejection_reason` (the text for `other`). */
 export const REJECTION_REASONS = [
@@ -40,16 +40,7 @@ export const endOfLibyanDay = (day: string) => new Date(`${day}T23:59:59.999${LI
 function featureDay(now: () => Date): Rule[] {
   const text = (v: unknown) => (typeof v === 'string' ? v : String(v));
   return [
-    {
-      code: 'date',
-      normalise: (v) => latinDigits(text(v)),
-      check: (v) => {
-        const s = text(v);
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-        const d = new Date(`${s}T00:00:00Z`);
-        return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-      },
-    },
+    rules.date(),
     { code: 'past', check: (v) => text(v) >= libyaToday(now()) },
     {
       code: `too-far:${FEATURE_MAX_DAYS}`,

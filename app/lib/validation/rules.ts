@@ -62,6 +62,17 @@ export const rules = {
     normalise: (v) => latinDigits(str(v)).replace(/\s/g, ''),
     check: (v) => new RegExp(`^[0-9]{${n}}$`).test(str(v)),
   }),
+  /** A calendar day `YYYY-MM-DD` that exists; Arabic-Indic and Persian digits are accepted. */
+  date: (): Rule => ({
+    code: 'date',
+    normalise: (v) => latinDigits(str(v)),
+    check: (v) => {
+      const s = str(v);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+    },
+  }),
   /** One of the listed values. */
   oneOf: (values: readonly string[]): Rule => ({ code: 'in', check: (v) => values.includes(str(v)) }),
   /** International number: `+`, digits, optional parentheses; stored as `+` and digits. */

@@ -3,17 +3,18 @@
 // alef forms (أ إ آ ٱ → ا), taa marbuta (ة → ه), alef maqsura (ى → ي), no tatweel or harakat,
 // Arabic-Indic and Persian digits as Latin digits, Latin case-folded, presentation forms unfolded.
 
+import { latinDigits } from '../../../app/lib/validation/rules.ts';
+
 const HARAKAT_AND_TATWEEL = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g;
 const ALEF_FORMS = /[\u0622\u0623\u0625\u0671]/g;
-const ARABIC_INDIC_DIGIT = /[\u0660-\u0669]/g;
-const PERSIAN_DIGIT = /[\u06F0-\u06F9]/g;
 /** Anything that is neither a letter nor a digit separates words. */
 const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 
 /** The normalised words of `text`, joined by single spaces (empty for no words). */
 export function normalizeText(text: string): string {
   return (
-    text
+    // The digits as every form field reads them (validation/rules.ts).
+    latinDigits(text)
       // Presentation forms (ﻻ, ﺃ…) and full-width Latin to their plain letters.
       .normalize('NFKC')
       .toLowerCase()
@@ -21,8 +22,6 @@ export function normalizeText(text: string): string {
       .replace(ALEF_FORMS, 'ا')
       .replace(/\u0629/g, 'ه')
       .replace(/\u0649/g, 'ي')
-      .replace(ARABIC_INDIC_DIGIT, (d) => String(d.charCodeAt(0) - 0x0660))
-      .replace(PERSIAN_DIGIT, (d) => String(d.charCodeAt(0) - 0x06f0))
       .replace(SEPARATORS, ' ')
       .trim()
   );
