@@ -26,6 +26,8 @@ import {
   resolveCategoryPath,
 } from '../../../server/domain/ads.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
+import { NotFound } from '../../../server/domain/errors.ts';
+import { ownAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
@@ -77,22 +79,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-/** The member's own ad just placed (for the confirmation and the link to its page). */
+/** The member's own ad just placed (for the confirmation and the link to its page); null if not theirs. */
 async function placedAd(context: Route.LoaderArgs['context'], userId: string, id: number) {
-  const ad = await db(context)
-    .selectFrom('ads')
-    .innerJoin('categories', 'categories.id', 'ads.category_id')
-    .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
-    .select([
-      'ads.id',
-      'ads.slug',
-      'ads.status',
-      'categories.slug as category_slug',
-      'taxonomies.slug as taxonomy_slug',
-    ])
-    .where('ads.id', '=', id)
-    .where('ads.user_id', '=', userId)
-    .executeTakeFirst();
+  const ad = await ownAd(db(context), userId, id).catch((error) => {
+    if (error instanceof NotFound) return null;
+    throw error;
+  });
   return ad ? { status: ad.status, href: adPath(ad) } : null;
 }
 

@@ -15,8 +15,8 @@ import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { AD_RULES, type AdInput, updateAd } from '../../../server/domain/ads.ts';
-import { listCities } from '../../../server/domain/catalog.ts';
-import { editableAd } from '../../../server/domain/owner-ads.ts';
+import { listCategoryAttributes, listCities } from '../../../server/domain/catalog.ts';
+import { editableAd, ownAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/edit-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
@@ -48,7 +48,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const { ad, attributes } = await orNotFound(request, editableAd(db(context), user.id, ownAdId(request, params)));
+  // The ad and its category's attributes: what the post is checked against (not its current values).
+  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  const attributes = await listCategoryAttributes(db(context), ad.category_slug);
   const submission = parseWithZod(await request.formData(), { schema: adFormSchema(attributes) });
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
   return replyOnRefusal(
