@@ -2,7 +2,7 @@ import { Alert, Button, Group, Image, Modal, SimpleGrid, Stack, Table, Text, Tit
 import { IconMapPin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '~/lib/use-locale.ts';
-import { PRICED, type PriceType } from '~/lib/validation/ads.ts';
+import { normaliseNumber, PRICED, type PriceType } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
 import { usePrice } from './ad-parts.tsx';
 
@@ -38,7 +38,8 @@ export function AdPreview({
   const form = input?.form;
   const text = (key: string) => String(form?.get(key) ?? '').trim();
   const priceType = (text('price_type') || 'fixed') as PriceType;
-  const amount = Number(text('price').replace(/[\s,٬]/g, ''));
+  const typedPrice = normaliseNumber(text('price'));
+  const amount = typedPrice === '' ? Number.NaN : Number(typedPrice);
   const city = cities.find((c) => String(c.id) === text('city'));
   const area = city?.areas.find((a) => String(a.id) === text('area'));
   const place = [area ? name(area) : null, city ? name(city) : null]

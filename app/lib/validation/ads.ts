@@ -59,15 +59,18 @@ export interface FormAttribute {
 
 const text = (v: unknown) => (typeof v === 'string' ? v : String(v));
 
+/** A typed number as the form reads it: Latin digits, `٫` as the decimal point, no group separators. */
+export const normaliseNumber = (typed: string) =>
+  latinDigits(typed)
+    .replace('٫', '.')
+    .replace(/[\s,٬]/g, '');
+
 /** A decimal number (Arabic-Indic digits and the Arabic decimal separator accepted) within bounds. */
 function numberRules(min: number | null, max: number | null): Rule[] {
   const list: Rule[] = [
     {
       code: 'number',
-      normalise: (v) =>
-        latinDigits(text(v))
-          .replace('٫', '.')
-          .replace(/[\s,٬]/g, ''),
+      normalise: (v) => normaliseNumber(text(v)),
       check: (v) => /^-?\d+(\.\d+)?$/.test(text(v)),
       output: (v) => Number(v),
     },
