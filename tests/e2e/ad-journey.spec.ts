@@ -57,7 +57,8 @@ test('post with two photos → approve → visible in both languages → edit �
 
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Description').fill('Clean car, one owner, full service history. Seen in Souq al-Juma.');
-  await page.getByLabel('Amount').fill('45000');
+  // Typed with Arabic-Indic digits, as many phones do: the form and its preview read them alike.
+  await page.getByLabel('Amount').fill('٤٥٠٠٠');
   await page.locator('input[name="attrs.year"]').fill('2015');
   await page.locator('select[name="attrs.model"]').selectOption('corolla');
   await page.locator('select[name="city"]').selectOption({ label: 'Tripoli' });
@@ -74,6 +75,7 @@ test('post with two photos → approve → visible in both languages → edit �
   await page.getByRole('button', { name: 'Preview' }).click();
   const preview = page.getByRole('dialog', { name: 'Preview of your ad' });
   await expect(preview.getByRole('heading', { name: title })).toBeVisible();
+  await expect(preview.getByText('45,000')).toBeVisible();
   await expect(preview.getByRole('img', { name: 'Photo 2' })).toBeVisible();
   await expect(preview.getByRole('row', { name: /Model/ })).toContainText('Corolla');
   await expectAccessible(page);
