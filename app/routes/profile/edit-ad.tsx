@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Group, Stack, Text, Title } from '@mantine/core';
+import { IconChevronRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
@@ -33,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ensureCanonical(request, params, ad, '/edit');
   return {
     ad: { id: ad.id, title: ad.title, status: ad.status, href: ownAdPath(ad) },
-    category: [path.taxonomy, ...path.trail].map((c) => localName(locale, c)).join(' › '),
+    category: [path.taxonomy, ...path.trail].map((c) => localName(locale, c)),
     form: {
       attributes,
       cities: await listCities(db(context)),
@@ -95,9 +96,15 @@ export default function EditAdPage({ loaderData, actionData }: Route.ComponentPr
       <Stack gap={4}>
         <Title order={1}>{t('edit.heading')}</Title>
         <Group gap="xs">
-          <Text c="dimmed" size="sm">
-            {loaderData.category}
-          </Text>
+          {/* The category's path; the chevrons point along the reading direction, as in breadcrumbs. */}
+          <Group gap={4} c="dimmed" aria-label={t('edit.category')}>
+            {loaderData.category.map((name, i) => (
+              <Group key={name} gap={4} wrap="nowrap">
+                {i > 0 ? <IconChevronRight size={12} className="mirror-rtl" aria-hidden /> : null}
+                <Text size="sm">{name}</Text>
+              </Group>
+            ))}
+          </Group>
           <StatusBadge status={ad.status} />
         </Group>
       </Stack>
