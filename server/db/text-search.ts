@@ -83,3 +83,53 @@ export async function matchAdText(
         limit ${limit}`.execute(db);
   return rows.rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
 }
+
+export interface TextCandidates {
+  /** Matching ad ids, newest (highest id) first: all of them, or the newest `cap` when `exact` is false. */
+  ids: number[];
+  exact: boolean;
+  /** Relevance by ad id (higher is better), when asked for and the matches are all there. */
+  scores: Map<number, number> | null;
+}
+
+/** Splits the comma-separated numbers an aggregate returned (one row instead of thousands). */
+const numbers = (list: unknown): number[] =>
+  typeof list === 'string' && list !== '' ? list.split(',').map(Number) : [];
+
+/**
+ * The ads whose text has every word of `query`, as search candidates: the newest `cap` + 1 ids are
+ * read in one aggregated row (ids cross into JavaScript as one string: a row per id would cost
+ * more than the search). With `relevance`, and when the matches are all there, their scores too.
+ */
+export async function textCandidates(
+  db: DB,
+  dialect: DialectName,
+  query: string,
+  cap: number,
+  relevance: boolean,
+): Promise<TextCandidates> {
+  const terms = searchTerms(query);
+  if (terms.length === 0) return { ids: [], exact: true, scores: null };
+  let ids: number[];
+  if (dialect === 'postgres') {
+    const q = tsQuery(terms);
+    const r = await sql<{ ids: string | null }>`
+      select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
+        select ad_id from ad_search where document @@ cast(${q} as tsquery) order by ad_id desc limit ${cap + 1}
+      ) as m`.execute(db);
+    ids = numbers(r.rows[0]?.ids);
+  } else {
+    const r = await sql<{ ids: string | null }>`
+      select group_concat(rowid) as ids from (
+        select rowid from ad_search_fts where ad_search_fts match ${fts5Query(terms)} order by rowid desc limit ${cap + 1}
+      )`.execute(db);
+    ids = numbers(r.rows[0]?.ids);
+  }
+  const exact = ids.length <= cap;
+  if (!exact) ids = ids.slice(0, cap);
+  let scores: Map<number, number> | null = null;
+  if (relevance && exact && ids.length > 0) {
+    scores = new Map((await matchAdText(db, dialect, query, cap, cap)).map((m) => [m.id, m.score]));
+  }
+  return { ids, exact, scores };
+}

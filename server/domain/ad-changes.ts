@@ -26,6 +26,8 @@ export function onAdChange(listener: (change: AdChange) => void): () => void {
 /** The cache tags a change makes stale (pages declare theirs with the same names). */
 export function tagsOf(change: AdChange): string[] {
   return [
+    // Pages listing ads from everywhere (the search without a category, the home page's latest).
+    'ads',
     `ad:${change.adId}`,
     `category:${change.categoryId}`,
     `taxonomy:${change.taxonomyId}`,

@@ -2,10 +2,11 @@
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { numberFormat } from '../../app/lib/intl.ts';
 import { REPORT_REASONS } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
-import type { AdStatus, Database } from '../db/schema.ts';
-import { toBool, toIso, toNumber } from '../db/values.ts';
+import type { AdStatus, AttributeOption, Database } from '../db/schema.ts';
+import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
@@ -57,8 +58,12 @@ export interface AdCard {
   category_slug: string;
   taxonomy_slug: string;
   city: { name_ar: string; name_en: string };
+  area: { name_ar: string; name_en: string } | null;
   photo: AdImageUrls | null;
   bumped_at: string | null;
+  featured: boolean;
+  /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
+  attributes: { ar: string; en: string }[];
 }
 
 /** The ad with everything its page needs; NotFound for unknown ids. Deleted ads come back too (410). */
@@ -225,6 +230,7 @@ function cardQuery(db: DB) {
     .innerJoin('cities', 'cities.id', 'ads.city_id')
     .innerJoin('categories', 'categories.id', 'ads.category_id')
     .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
+    .leftJoin('areas', 'areas.id', 'ads.area_id')
     .select([
       'ads.id',
       'ads.slug',
@@ -233,8 +239,11 @@ function cardQuery(db: DB) {
       'ads.currency',
       'ads.price_type',
       'ads.bumped_at',
+      'ads.featured_until',
       'cities.name_ar',
       'cities.name_en',
+      'areas.name_ar as area_ar',
+      'areas.name_en as area_en',
       'categories.slug as category_slug',
       'taxonomies.slug as taxonomy_slug',
     ]);
@@ -287,7 +296,7 @@ async function newestIds(db: DB, categoryIds: number[], page: number): Promise<n
  * The cards of these ads (just read from a published listing), in the order of `ids`. By id
  * alone: a status condition here can lead SQLite's planner down the status index instead.
  */
-async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
+export async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
   if (ids.length === 0) return [];
   const rows = await cardQuery(db).where('ads.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -330,10 +339,9 @@ async function pageOfCards(
 }
 
 async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
-  const cover = await coverUrls(
-    db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [cover, attributes] = await Promise.all([coverUrls(db, ids), cardAttributes(db, ids)]);
+  const now = Date.now();
   return rows.map((r) => ({
     id: r.id,
     slug: r.slug,
@@ -344,9 +352,79 @@ async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
     category_slug: r.category_slug,
     taxonomy_slug: r.taxonomy_slug,
     city: { name_ar: r.name_ar, name_en: r.name_en },
+    area: r.area_ar !== null ? { name_ar: r.area_ar, name_en: r.area_en as string } : null,
     photo: cover.get(r.id) ?? null,
     bumped_at: isoOrNull(r.bumped_at),
+    featured: r.featured_until !== null && new Date(r.featured_until as string).getTime() > now,
+    attributes: attributes.get(r.id) ?? [],
   }));
+}
+
+const cardNumber = { ar: numberFormat('ar-EG'), en: numberFormat('en-US') };
+const cardYear = {
+  ar: numberFormat('ar-EG', { useGrouping: false }),
+  en: numberFormat('en-US', { useGrouping: false }),
+};
+
+/**
+ * What cards show of their ads' details: the values of attributes flagged `shown_on_card`, in
+ * form order (option labels, numbers with their unit, a yes as the attribute's name).
+ */
+async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: string; en: string }[]>> {
+  const byAd = new Map<number, { ar: string; en: string }[]>();
+  if (ids.length === 0) return byAd;
+  const rows = await db
+    .selectFrom('ad_attribute_values as v')
+    .innerJoin('attributes as a', 'a.id', 'v.attribute_id')
+    .select([
+      'v.ad_id',
+      'a.type',
+      'a.name_ar',
+      'a.name_en',
+      'a.options',
+      'a.unit_ar',
+      'a.unit_en',
+      'v.value_option',
+      'v.value_number',
+      'v.value_bool',
+      'v.value_text',
+    ])
+    .where('v.ad_id', 'in', ids)
+    .where('a.shown_on_card', '=', true)
+    .orderBy('v.ad_id')
+    // The taxonomy's attributes first, as on the form.
+    .orderBy(sql`case when a.taxonomy_id is null then 1 else 0 end`)
+    .orderBy('a.position')
+    .orderBy('v.id')
+    .execute();
+  const optionsOf = new Map<string, AttributeOption[]>();
+  for (const r of rows) {
+    let shown: { ar: string; en: string } | null = null;
+    if (r.value_option !== null) {
+      const key = JSON.stringify(r.options);
+      let options = optionsOf.get(key);
+      if (!options) {
+        options = toJson<AttributeOption[]>(r.options, []);
+        optionsOf.set(key, options);
+      }
+      const o = options.find((x) => x.value === r.value_option);
+      shown = o ? { ar: o.ar, en: o.en } : null;
+    } else if (r.value_number !== null) {
+      const n = Number(r.value_number);
+      const f = r.type === 'year' ? cardYear : cardNumber;
+      const unit = (u: string | null) => (u ? ` ${u}` : '');
+      shown = { ar: f.ar.format(n) + unit(r.unit_ar), en: f.en.format(n) + unit(r.unit_en) };
+    } else if (r.value_bool !== null) {
+      shown = toBool(r.value_bool) ? { ar: r.name_ar, en: r.name_en } : null;
+    } else if (r.value_text !== null && r.value_text.length <= 30) {
+      shown = { ar: r.value_text, en: r.value_text };
+    }
+    if (!shown) continue;
+    const list = byAd.get(r.ad_id) ?? [];
+    if (list.length < 3) list.push(shown);
+    byAd.set(r.ad_id, list);
+  }
+  return byAd;
 }
 
 /** Who an anonymous visitor is, for counting views: their address and browser together. */

@@ -456,7 +456,7 @@ export async function featureAd(db: DB, actor: Actor, id: number, until: Date | 
     const after = until ? until.toISOString() : null;
     await trx
       .updateTable('ads')
-      .set({ featured_until: until })
+      .set({ featured_until: until, updated_at: new Date() })
       .where('id', '=', id)
       .where('status', '=', ad.status)
       .execute();

@@ -126,7 +126,11 @@ test('post with two photos → approve → visible in both languages → edit �
   // A week later the owner reposts it to the top, after seeing what it costs.
   const id = Number(/-(\d+)$/.exec(adUrl)?.[1]);
   const db = new DatabaseSync(path.join(process.env.E2E_DATA_DIR as string, 'souq.db'));
-  db.prepare('update ads set bumped_at = ? where id = ?').run(new Date(Date.now() - 8 * 86_400_000).toISOString(), id);
+  db.prepare('update ads set bumped_at = ?, updated_at = ? where id = ?').run(
+    new Date(Date.now() - 8 * 86_400_000).toISOString(),
+    new Date().toISOString(),
+    id,
+  );
   db.close();
   await page.getByRole('link', { name: 'Repost to the top' }).click();
   await expect(page.getByRole('heading', { name: 'Bump your ad to the top' })).toBeVisible();

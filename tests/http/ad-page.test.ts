@@ -110,7 +110,11 @@ describe('the ad page', () => {
     const other = await placeAd(owner, 'Toyota Yaris 2018 automatic');
     publish(other.id);
     const ad = await placeAd(owner);
-    sql("update ads set status = 'deleted', deleted_at = ? where id = ? returning id", new Date().toISOString(), ad.id);
+    sql(
+      "update ads set status = 'deleted', deleted_at = ?, updated_at = deleted_at where id = ? returning id",
+      new Date().toISOString(),
+      ad.id,
+    );
     const res = await browser().get(ad.url);
     expect(res.status).toBe(410);
     const html = await res.text();

@@ -15,10 +15,11 @@ describe('my ads', () => {
     const a = await placeAd(b, 'Toyota Camry 2016 first');
     const c = await placeAd(b, 'Toyota Camry 2016 second');
     sql(
-      "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ? where id = ? returning id",
+      "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ?, updated_at = ? where id = ? returning id",
       new Date().toISOString(),
       new Date(Date.now() - 8 * 86_400_000).toISOString(),
       new Date(Date.now() + 20 * 86_400_000).toISOString(),
+      new Date().toISOString(),
       a.id,
     );
     const active = await (await b.get('/en/profile/posts')).text();
@@ -75,7 +76,7 @@ describe('my ads', () => {
   it('renews an expired ad on the repost page, showing its cost against the allowance', async () => {
     const b = await seller();
     const ad = await placeAd(b, 'Toyota Avalon 2013 sedan');
-    sql("update ads set status = 'expired' where id = ? returning id", ad.id);
+    sql("update ads set status = 'expired', updated_at = ? where id = ? returning id", new Date().toISOString(), ad.id);
     const page = await (await b.get(`${ad.own}/repost`)).text();
     expect(page).toContain('Renew your ad');
     expect(page).toContain('It takes one of your 5 active ad places; you have 0 active now.');
@@ -137,7 +138,11 @@ describe('my ads', () => {
     const b = await seller();
     const ad = await placeAd(b, 'Toyota Land Cruiser 2010 rejected');
     // A reason chosen from the moderators' list is stored as its code and shown in words.
-    sql("update ads set status = 'rejected', rejection_reason = 'poor-photos' where id = ? returning id", ad.id);
+    sql(
+      "update ads set status = 'rejected', rejection_reason = 'poor-photos', updated_at = ? where id = ? returning id",
+      new Date().toISOString(),
+      ad.id,
+    );
     const own = await (await b.get(ad.own)).text();
     expect(own).toContain('Poor photos');
     expect(own).toContain('Edit the ad to fix it');

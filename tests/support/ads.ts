@@ -65,10 +65,11 @@ export function adRef(id: number): PlacedTestAd {
 export function publish(id: number, bumpedDaysAgo = 0) {
   const day = 86_400_000;
   sql(
-    "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ? where id = ? returning id",
+    "update ads set status = 'published', published_at = ?, bumped_at = ?, expires_at = ?, updated_at = ? where id = ? returning id",
     new Date(Date.now() - bumpedDaysAgo * day).toISOString(),
     new Date(Date.now() - bumpedDaysAgo * day).toISOString(),
     new Date(Date.now() + 20 * day).toISOString(),
+    new Date().toISOString(),
     id,
   );
 }

@@ -3,10 +3,10 @@ import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-t
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
+import { numberFormat } from '~/lib/intl.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { LIBYA_TIME_ZONE, REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
+import { REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
 
 /** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
@@ -43,45 +43,6 @@ export function StatusBadge({ status }: { status: AdStatus }) {
     <Badge color={bg} c={fg} variant="filled" tt="none" radius="sm" miw="max-content">
       {t(`statuses.${status}`)}
     </Badge>
-  );
-}
-
-/** Date and time formats of the back office: Libyan time, in the page's language. */
-export function useDates() {
-  const { tag } = useLocale();
-  const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
-  const date = dateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
-  const relative = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
-  return {
-    dateTime: (iso: string) => dateTime.format(new Date(iso)),
-    date: (iso: string) => date.format(new Date(iso)),
-    /** "3 hours ago", against the server's `now` so the page renders the same in the browser. */
-    relative: (iso: string, now: string) => {
-      const seconds = Math.round((new Date(iso).getTime() - new Date(now).getTime()) / 1000);
-      const abs = Math.abs(seconds);
-      const steps: [number, Intl.RelativeTimeFormatUnit][] = [
-        [60, 'second'],
-        [3600, 'minute'],
-        [86_400, 'hour'],
-        [30 * 86_400, 'day'],
-        [365 * 86_400, 'month'],
-      ];
-      const sizes: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400, month: 30 * 86_400 };
-      for (const [limit, unit] of steps) {
-        if (abs < limit) return relative.format(Math.round(seconds / sizes[unit]), unit);
-      }
-      return relative.format(Math.round(seconds / (365 * 86_400)), 'year');
-    },
-  };
-}
-
-/** A relative time with the exact one as its machine-readable value and tooltip. */
-export function RelativeTime({ iso, now }: { iso: string; now: string }) {
-  const dates = useDates();
-  return (
-    <time dateTime={iso} title={dates.dateTime(iso)}>
-      {dates.relative(iso, now)}
-    </time>
   );
 }
 

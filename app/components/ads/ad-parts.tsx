@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { AspectRatio, Badge, Button, Card, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconMapPin, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { isRejectionReason } from '~/lib/validation/moderation.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
+import { RelativeTime } from '../relative-time.tsx';
 
 /** The price as buyers read it: amount and currency in the page's digits, or the price type. */
 export function usePrice() {
@@ -23,49 +24,81 @@ export function usePrice() {
 export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; category_slug: string }) =>
   `/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`;
 
-/** An ad in a list: photo, title, price, city. Two per row on phones. */
-export function AdCard({ ad }: { ad: AdCardData }) {
-  const { to, name } = useLocale();
+/**
+ * An ad in a list (PRODUCT.md §10): photo in 4:3, price first, title in two lines at most, key
+ * details, city · area and when it was posted; a featured marker where paid for. Two per row on
+ * phones. `now` (the server's, for the same words in the browser) shows the time.
+ */
+export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
+  const { t } = useTranslation('ads');
+  const { to, name, locale } = useLocale();
   const price = usePrice();
+  const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
   return (
-    <Card component={Link} to={to(adPath(ad))} withBorder radius="lg" padding="xs">
-      <Card.Section>
-        {ad.photo ? (
-          <Image src={ad.photo.thumb} alt="" h={140} fit="cover" loading="lazy" />
-        ) : (
-          <Group h={140} justify="center" bg="var(--mantine-color-default-hover)">
-            <IconPhoto size={32} aria-hidden color="var(--mantine-color-dimmed)" />
-          </Group>
-        )}
+    <Card component={Link} to={to(adPath(ad))} withBorder radius="lg" padding="xs" h="100%">
+      <Card.Section pos="relative">
+        <AspectRatio ratio={4 / 3}>
+          {ad.photo ? (
+            <Image
+              src={ad.photo.thumb}
+              srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
+              sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
+              alt=""
+              fit="cover"
+              loading="lazy"
+            />
+          ) : (
+            <Group justify="center" bg="var(--mantine-color-default-hover)">
+              <IconPhoto size={32} aria-hidden color="var(--mantine-color-dimmed)" />
+            </Group>
+          )}
+        </AspectRatio>
+        {ad.featured ? (
+          <Badge pos="absolute" top={8} style={{ insetInlineStart: 8 }} color="yellow" c="dark" radius="sm">
+            {t('featured')}
+          </Badge>
+        ) : null}
       </Card.Section>
       <Stack gap={2} mt="xs">
-        <Text fw={600} lineClamp={2} dir="auto" size="sm">
-          {ad.title}
-        </Text>
         <Text fw={700} c="brand" size="sm">
           {price(ad)}
         </Text>
-        <Group gap={4} c="dimmed">
-          <IconMapPin size={14} aria-hidden />
-          <Text size="xs">{name(ad.city)}</Text>
+        <Text fw={600} lineClamp={2} dir="auto" size="sm">
+          {ad.title}
+        </Text>
+        {ad.attributes.length > 0 ? (
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {ad.attributes.map((a) => (locale === 'ar' ? a.ar : a.en)).join(' · ')}
+          </Text>
+        ) : null}
+        <Group gap={4} c="dimmed" wrap="nowrap">
+          <IconMapPin size={14} aria-hidden style={{ flexShrink: 0 }} />
+          <Text size="xs" lineClamp={1}>
+            {place}
+          </Text>
         </Group>
+        {now && ad.bumped_at ? (
+          <Text size="xs" c="dimmed">
+            <RelativeTime iso={ad.bumped_at} now={now} />
+          </Text>
+        ) : null}
       </Stack>
     </Card>
   );
 }
 
-export function AdCards({ ads, label }: { ads: AdCardData[]; label: string }) {
+export function AdCards({ ads, label, now }: { ads: AdCardData[]; label: string; now?: string }) {
   return (
     <SimpleGrid
       cols={{ base: 2, sm: 3, md: 4 }}
       spacing="sm"
       component="ul"
       aria-label={label}
-      style={{ listStyle: 'none', padding: 0 }}
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
     >
       {ads.map((ad) => (
         <li key={ad.id}>
-          <AdCard ad={ad} />
+          <AdCard ad={ad} now={now} />
         </li>
       ))}
     </SimpleGrid>
@@ -83,20 +116,24 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-/** Previous / page n of m / next, with stable `?page=` URLs (page 1 has none). Nothing for one page. */
-export function Pager({ page, pages }: { page: number; pages: number }) {
+/**
+ * Previous / page n of m / next, with stable `?page=` URLs (page 1 has none). Nothing for one page.
+ * `href` gives a page's link when the URL says more than the page (a search's filters).
+ */
+export function Pager({ page, pages, href }: { page: number; pages: number; href?: (page: number) => string }) {
   const { t } = useTranslation('catalog');
   if (pages <= 1) return null;
+  const link = href ?? ((n: number) => (n === 1 ? '?' : `?page=${n}`));
   return (
     <Group justify="center" mt="lg" component="nav" aria-label={t('pagination')}>
       {page > 1 ? (
-        <Button component={Link} to={page === 2 ? '?' : `?page=${page - 1}`} variant="default" radius="xl">
+        <Button component={Link} to={link(page - 1)} variant="default" radius="xl">
           {t('previous-page')}
         </Button>
       ) : null}
       <Text size="sm">{t('page-of', { page, pages })}</Text>
       {page < pages ? (
-        <Button component={Link} to={`?page=${page + 1}`} variant="default" radius="xl">
+        <Button component={Link} to={link(page + 1)} variant="default" radius="xl">
           {t('next-page')}
         </Button>
       ) : null}

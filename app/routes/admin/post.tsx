@@ -26,14 +26,13 @@ import { z } from 'zod';
 import {
   DoneAlert,
   RejectFields,
-  RelativeTime,
   StatusBadge,
-  useDates,
   useModerationError,
   usePrice,
 } from '~/components/admin/moderation-parts.tsx';
 import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
+import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';

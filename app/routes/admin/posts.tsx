@@ -23,15 +23,14 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import {
   DoneAlert,
   RejectFields,
-  RelativeTime,
   StatusBadge,
   Thumb,
-  useDates,
   useModerationError,
   usePrice,
 } from '~/components/admin/moderation-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { useValidatedForm } from '~/components/form-parts.tsx';
+import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';

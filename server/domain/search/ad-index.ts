@@ -1,0 +1,418 @@
+// The search index of published ads, in memory (ADR 0008): one typed-array column per field a
+// query filters, sorts or facets on — category, city, area, price, photos, last bump, featured
+// until, map position — plus the filterable attribute values, for a million ads in about 100 MB.
+// A query is one pass over these columns (a few milliseconds for a million ads), which is what lets
+// facet counts and map clusters stay exact and fast on any filter; the database keeps the text
+// index (FTS5 / tsvector), which narrows a text query to its matching ids first.
+//
+// Freshness: every write to an ad sets `ads.updated_at`. Before each search the index asks the
+// database for the newest `updated_at` (an index lookup) and, when it moved, re-reads the ads
+// changed since a little before what it had seen (REREAD_WINDOW_MS covers transactions that
+// committed late). So every process sees every other process's writes on its next search. An ad
+// that changes gets a new slot and its old one dies; when dead slots pile up (or every
+// REBUILD_EVERY_MS) the index is rebuilt from scratch in the background and swapped in.
+import { sql } from 'kysely';
+import { timestampValue } from '../../db/dates.ts';
+import type { DB, DialectName } from '../../db/index.ts';
+import { toNumber } from '../../db/values.ts';
+import { approximateLocation, jitter } from '../geo.ts';
+import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
+
+export const REREAD_WINDOW_MS = 10_000;
+export const REBUILD_EVERY_MS = 30 * 60_000;
+const LOAD_BATCH = 20_000;
+const FILTER_TYPES = new Set(['select', 'multiselect', 'number', 'year', 'boolean']);
+
+/** The values of one filterable attribute: parallel lists of (slot, value); options by their index. */
+interface AttributeColumn {
+  slots: Int32Array;
+  values: Float64Array;
+  length: number;
+}
+
+export interface ScanFilter {
+  /** By category id: 1 where the category is in the query's scope; null for every category. */
+  categories: Uint8Array | null;
+  priceMin: number | null;
+  priceMax: number | null;
+  /** 0 LYD, 1 USD: the currency price bounds apply in. */
+  currency: number;
+  photos: boolean;
+  /** Bumped at or after (ms since the epoch); 0 for any time. */
+  since: number;
+  /** Every one must hold. */
+  attributes: { id: number; test: (value: number) => boolean }[];
+  /** Ad ids to consider (a text match); null for every ad. */
+  candidates: number[] | null;
+  /** [south, west, north, east] of the map's viewport, or null. */
+  bbox: [number, number, number, number] | null;
+}
+
+const grow = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array | Uint32Array>(
+  a: T,
+  size: number,
+): T => {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
+};
+
+export class AdIndex {
+  size = 0;
+  live = 0;
+  id = new Int32Array(1024);
+  category = new Uint16Array(1024);
+  city = new Uint16Array(1024);
+  area = new Uint16Array(1024);
+  /** NaN when the ad has no amount (free, on request, exchange). */
+  price = new Float64Array(1024);
+  currency = new Uint8Array(1024);
+  photos = new Uint8Array(1024);
+  alive = new Uint8Array(1024);
+  bumped = new Float64Array(1024);
+  featuredUntil = new Float64Array(1024);
+  lat = new Float32Array(1024);
+  lng = new Float32Array(1024);
+  /** Slot of each ad id (-1: not in the index). */
+  slotOf = new Int32Array(1024).fill(-1);
+  attributes = new Map<number, AttributeColumn>();
+  /** Per-slot marks of attribute filters passed, offset by a per-scan base so they never need clearing. */
+  #marks = new Uint32Array(1024);
+  #markBase = 0;
+
+  #ensure(slots: number, maxId: number) {
+    if (slots > this.id.length) {
+      const n = Math.max(slots, this.id.length * 2);
+      this.id = grow(this.id, n);
+      this.category = grow(this.category, n);
+      this.city = grow(this.city, n);
+      this.area = grow(this.area, n);
+      this.price = grow(this.price, n);
+      this.currency = grow(this.currency, n);
+      this.photos = grow(this.photos, n);
+      this.alive = grow(this.alive, n);
+      this.bumped = grow(this.bumped, n);
+      this.featuredUntil = grow(this.featuredUntil, n);
+      this.lat = grow(this.lat, n);
+      this.lng = grow(this.lng, n);
+      this.#marks = grow(this.#marks, n);
+    }
+    if (maxId >= this.slotOf.length) {
+      const old = this.slotOf.length;
+      this.slotOf = grow(this.slotOf, Math.max(maxId + 1, old * 2));
+      this.slotOf.fill(-1, old);
+    }
+  }
+
+  /** Adds (or replaces) an ad; returns its slot. */
+  put(row: IndexRow): number {
+    this.remove(row.id);
+    this.#ensure(this.size + 1, row.id);
+    const s = this.size++;
+    this.id[s] = row.id;
+    this.category[s] = row.category;
+    this.city[s] = row.city;
+    this.area[s] = row.area;
+    this.price[s] = row.price;
+    this.currency[s] = row.currency;
+    this.photos[s] = row.photos ? 1 : 0;
+    this.bumped[s] = row.bumped;
+    this.featuredUntil[s] = row.featuredUntil;
+    this.lat[s] = row.lat;
+    this.lng[s] = row.lng;
+    this.alive[s] = 1;
+    this.slotOf[row.id] = s;
+    this.live++;
+    return s;
+  }
+
+  remove(id: number) {
+    const s = id < this.slotOf.length ? (this.slotOf[id] as number) : -1;
+    if (s < 0) return;
+    this.alive[s] = 0;
+    this.slotOf[id] = -1;
+    this.live--;
+  }
+
+  addValue(attributeId: number, slot: number, value: number) {
+    let col = this.attributes.get(attributeId);
+    if (!col) {
+      col = { slots: new Int32Array(64), values: new Float64Array(64), length: 0 };
+      this.attributes.set(attributeId, col);
+    }
+    if (col.length === col.slots.length) {
+      col.slots = grow(col.slots, col.length * 2);
+      col.values = grow(col.values, col.length * 2);
+    }
+    col.slots[col.length] = slot;
+    col.values[col.length] = value;
+    col.length++;
+  }
+
+  get dead() {
+    return this.size - this.live;
+  }
+
+  /**
+   * Calls `visit` with the slot of every live ad that passes the filter, in slot order (or in the
+   * order of `candidates`). The caller applies the city/area filter itself (to count the other
+   * cities for the facet).
+   */
+  scan(f: ScanFilter, visit: (slot: number) => void): void {
+    const nAttr = f.attributes.length;
+    let need = 0;
+    const marks = this.#marks;
+    if (nAttr > 0) {
+      if (this.#markBase + nAttr + 1 >= 0xffff_fff0) {
+        marks.fill(0);
+        this.#markBase = 0;
+      }
+      const base = this.#markBase;
+      // A slot's mark climbs by one for each filter it passes, in filter order: a multiselect with
+      // two matching options cannot count twice, and a slot missing one filter stays behind.
+      f.attributes.forEach((a, i) => {
+        const col = this.attributes.get(a.id);
+        if (!col) return;
+        const from = base + i;
+        const { slots, values, length } = col;
+        for (let j = 0; j < length; j++) {
+          const s = slots[j] as number;
+          const m = marks[s] as number;
+          if ((i === 0 ? m <= base : m === from) && a.test(values[j] as number)) marks[s] = from + 1;
+        }
+      });
+      // Marks left by earlier scans are at most `base`: the first filter starts from any of them.
+      need = base + nAttr;
+      this.#markBase = need + 1;
+    }
+    const { categories, priceMin, priceMax, currency, photos, since, bbox } = f;
+    const pricey = priceMin !== null || priceMax !== null;
+    const lo = priceMin ?? Number.NEGATIVE_INFINITY;
+    const hi = priceMax ?? Number.POSITIVE_INFINITY;
+    const [south, west, north, east] = bbox ?? [0, 0, 0, 0];
+    const test = (s: number) => {
+      if (categories !== null && categories[this.category[s] as number] !== 1) return;
+      if (pricey) {
+        const p = this.price[s] as number;
+        if (!(p >= lo && p <= hi) || this.currency[s] !== currency) return;
+      }
+      if (photos && this.photos[s] === 0) return;
+      if (since > 0 && (this.bumped[s] as number) < since) return;
+      if (nAttr > 0 && marks[s] !== need) return;
+      if (bbox !== null) {
+        const la = this.lat[s] as number;
+        const ln = this.lng[s] as number;
+        if (la < south || la > north || ln < west || ln > east) return;
+      }
+      visit(s);
+    };
+    if (f.candidates !== null) {
+      for (const id of f.candidates) {
+        const s = id < this.slotOf.length ? (this.slotOf[id] as number) : -1;
+        if (s >= 0) test(s);
+      }
+    } else {
+      const alive = this.alive;
+      for (let s = 0, n = this.size; s < n; s++) if (alive[s] === 1) test(s);
+    }
+  }
+}
+
+export interface IndexRow {
+  id: number;
+  category: number;
+  city: number;
+  area: number;
+  price: number;
+  currency: number;
+  photos: boolean;
+  bumped: number;
+  featuredUntil: number;
+  lat: number;
+  lng: number;
+}
+
+const ms = (v: unknown) =>
+  v === null || v === undefined ? 0 : v instanceof Date ? v.getTime() : Date.parse(String(v));
+
+/** Reads ads (published or not: the caller drops the others) into index rows and their attribute values. */
+async function readAds(
+  db: DB,
+  catalogue: CatalogueSnapshot,
+  where: { fromId: number; toId: number } | { ids: number[] },
+) {
+  let q = db
+    .selectFrom('ads')
+    .select([
+      'id',
+      'status',
+      'category_id',
+      'city_id',
+      'area_id',
+      'price',
+      'currency',
+      'lat',
+      'lng',
+      'bumped_at',
+      'published_at',
+      'featured_until',
+      sql<number>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
+    ]);
+  q = 'ids' in where ? q.where('id', 'in', where.ids) : q.where('id', '>=', where.fromId).where('id', '<', where.toId);
+  const rows = await q.execute();
+  return rows.map((r) => {
+    const city = catalogue.cityById.get(r.city_id);
+    const area = r.area_id === null ? undefined : catalogue.areaById.get(r.area_id);
+    const position = mapPosition(r.id, r, area ?? null, city ?? { lat: 0, lng: 0 });
+    const row: IndexRow = {
+      id: r.id,
+      category: r.category_id,
+      city: r.city_id,
+      area: r.area_id ?? 0,
+      price: r.price === null ? Number.NaN : toNumber(r.price),
+      currency: r.currency === 'USD' ? 1 : 0,
+      photos: Number(r.has_photos) === 1 || (r.has_photos as unknown) === true,
+      bumped: ms(r.bumped_at ?? r.published_at),
+      featuredUntil: ms(r.featured_until),
+      lat: position.lat,
+      lng: position.lng,
+    };
+    return { row, published: r.status === 'published' };
+  });
+}
+
+/**
+ * Where the map draws an ad: the approximate location of its page (a pin moved by a fixed offset),
+ * or, without a pin, a point spread over its area or city by a fixed offset per ad — so a
+ * city's ads are not all stacked on its centre, and repeated visits show the same place.
+ */
+export function mapPosition(
+  adId: number,
+  pin: { lat: number | null; lng: number | null },
+  area: { lat: number; lng: number } | null,
+  city: { lat: number; lng: number },
+): { lat: number; lng: number } {
+  const at = approximateLocation(
+    adId,
+    { lat: pin.lat === null ? null : Number(pin.lat), lng: pin.lng === null ? null : Number(pin.lng) },
+    area,
+    city,
+  );
+  return pin.lat !== null && pin.lng !== null ? at : jitter(at, adId, at.radius);
+}
+
+async function readValues(db: DB, index: AdIndex, catalogue: CatalogueSnapshot, ids: number[]) {
+  const filterable = filterableIds(catalogue);
+  if (filterable.length === 0 || ids.length === 0) return;
+  const rows = await db
+    .selectFrom('ad_attribute_values')
+    .select(['ad_id', 'attribute_id', 'value_number', 'value_bool', 'value_option'])
+    .where('attribute_id', 'in', filterable)
+    .where('ad_id', 'in', ids)
+    .execute();
+  addValues(index, catalogue, rows);
+}
+
+const filterableIds = (catalogue: CatalogueSnapshot) =>
+  [...catalogue.attributeById.values()].filter((a) => a.filterable && FILTER_TYPES.has(a.type)).map((a) => a.id);
+
+function addValues(
+  index: AdIndex,
+  catalogue: CatalogueSnapshot,
+  rows: {
+    ad_id: number;
+    attribute_id: number;
+    value_number: unknown;
+    value_bool: unknown;
+    value_option: string | null;
+  }[],
+) {
+  const optionIndex = new Map<SnapAttribute, Map<string, number>>();
+  for (const v of rows) {
+    const s = v.ad_id < index.slotOf.length ? (index.slotOf[v.ad_id] as number) : -1;
+    if (s < 0) continue;
+    const attr = catalogue.attributeById.get(v.attribute_id);
+    if (!attr) continue;
+    let value: number;
+    if (attr.type === 'select' || attr.type === 'multiselect') {
+      let map = optionIndex.get(attr);
+      if (!map) {
+        map = new Map(attr.options.map((o, i) => [o.value, i]));
+        optionIndex.set(attr, map);
+      }
+      const i = v.value_option === null ? undefined : map.get(v.value_option);
+      if (i === undefined) continue;
+      value = i;
+    } else if (attr.type === 'boolean') {
+      if (v.value_bool === null) continue;
+      value = v.value_bool === true || Number(v.value_bool) === 1 ? 1 : 0;
+    } else {
+      if (v.value_number === null) continue;
+      value = Number(v.value_number);
+    }
+    index.addValue(attr.id, s, value);
+  }
+}
+
+/** The index of every published ad, read in id batches. */
+export async function buildAdIndex(db: DB, catalogue: CatalogueSnapshot): Promise<AdIndex> {
+  const index = new AdIndex();
+  const bounds = await db
+    .selectFrom('ads')
+    .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
+    .executeTakeFirstOrThrow();
+  const lo = toNumber(bounds.lo);
+  const hi = toNumber(bounds.hi);
+  const filterable = filterableIds(catalogue);
+  for (let from = lo; bounds.hi !== null && from <= hi; from += LOAD_BATCH) {
+    const to = from + LOAD_BATCH;
+    for (const { row, published } of await readAds(db, catalogue, { fromId: from, toId: to })) {
+      if (published) index.put(row);
+    }
+    if (filterable.length > 0) {
+      const values = await db
+        .selectFrom('ad_attribute_values')
+        .select(['ad_id', 'attribute_id', 'value_number', 'value_bool', 'value_option'])
+        .where('ad_id', '>=', from)
+        .where('ad_id', '<', to)
+        .where('attribute_id', 'in', filterable)
+        .execute();
+      addValues(index, catalogue, values);
+    }
+  }
+  return index;
+}
+
+/** Re-reads these ads: changed ones get a new slot, unpublished ones leave. */
+export async function refreshAds(db: DB, index: AdIndex, catalogue: CatalogueSnapshot, ids: number[]) {
+  for (let i = 0; i < ids.length; i += 500) {
+    const batch = ids.slice(i, i + 500);
+    const rows = await readAds(db, catalogue, { ids: batch });
+    const seen = new Set<number>();
+    for (const { row, published } of rows) {
+      seen.add(row.id);
+      if (published) index.put(row);
+      else index.remove(row.id);
+    }
+    for (const id of batch) if (!seen.has(id)) index.remove(id);
+    await readValues(db, index, catalogue, batch);
+  }
+}
+
+/** Ads changed at or after `since` (ids), and the newest change. */
+export async function changedSince(db: DB, dialect: DialectName, since: Date): Promise<number[]> {
+  const rows = await db
+    .selectFrom('ads')
+    .select('id')
+    .where('updated_at', '>=', timestampValue(dialect, since) as never)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function newestChange(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('ads')
+    .select((eb) => eb.fn.max('updated_at').as('m'))
+    .executeTakeFirst();
+  return ms(row?.m ?? null);
+}

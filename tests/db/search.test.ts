@@ -1,0 +1,258 @@
+// The search service (issue 5 §1) on both dialects: filters, facets, sorts and pages over the
+// in-memory index; text through the database's index; what the catalogue does not know dropped;
+// and the index following writes made after it was built.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_QUERY, parseSearchQuery, type SearchQuery } from '../../app/lib/search-query.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { textCandidates } from '../../server/db/text-search.ts';
+import { search, searchEngine } from '../../server/domain/search/service.ts';
+import { indexAdText } from '../../server/domain/search/text-index.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+interface Spec {
+  title: string;
+  category: string;
+  city: string;
+  area?: string;
+  price?: number | null;
+  currency?: 'LYD' | 'USD';
+  status?: string;
+  daysAgo?: number;
+  photo?: boolean;
+  attrs?: Record<string, number | string | boolean | string[]>;
+}
+
+const DAY = 86_400_000;
+
+async function place(t: TestDatabase, spec: Spec): Promise<number> {
+  const cat = await t.db
+    .selectFrom('categories')
+    .select(['id', 'taxonomy_id'])
+    .where('slug', '=', spec.category)
+    .executeTakeFirstOrThrow();
+  const city = await t.db.selectFrom('cities').select('id').where('slug', '=', spec.city).executeTakeFirstOrThrow();
+  const area = spec.area
+    ? await t.db.selectFrom('areas').select('id').where('slug', '=', spec.area).executeTakeFirstOrThrow()
+    : null;
+  const when = new Date(Date.now() - (spec.daysAgo ?? 0) * DAY);
+  const ad = await t.db
+    .insertInto('ads')
+    .values({
+      taxonomy_id: cat.taxonomy_id,
+      category_id: cat.id,
+      slug: 'ad',
+      title: spec.title,
+      description: `${spec.title} وصف`,
+      price: spec.price === undefined ? 1000 : spec.price,
+      currency: spec.currency ?? 'LYD',
+      price_type: spec.price === null ? 'free' : 'fixed',
+      city_id: city.id,
+      area_id: area?.id ?? null,
+      status: (spec.status ?? 'published') as never,
+      bumped_at: when,
+      published_at: when,
+      updated_at: new Date(),
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await indexAdText(t.db, ad.id, spec.title, `${spec.title} وصف`);
+  if (spec.photo) {
+    await t.db
+      .insertInto('ad_images')
+      .values({ ad_id: ad.id, key: `k${ad.id}`, width: 10, height: 10, variants: '[]' } as never)
+      .execute();
+  }
+  for (const [key, value] of Object.entries(spec.attrs ?? {})) {
+    const attr = await t.db
+      .selectFrom('attributes')
+      .select(['id', 'type'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    for (const v of Array.isArray(value) ? value : [value]) {
+      await t.db
+        .insertInto('ad_attribute_values')
+        .values({
+          ad_id: ad.id,
+          attribute_id: attr.id,
+          value_option: typeof v === 'string' ? v : null,
+          value_number: typeof v === 'number' ? v : null,
+          value_bool: typeof v === 'boolean' ? v : null,
+        } as never)
+        .execute();
+    }
+  }
+  return ad.id;
+}
+
+const q = (params: string): SearchQuery => parseSearchQuery(new URLSearchParams(params));
+
+describe.each(dialects)('search service on %s', (dialect) => {
+  let t: TestDatabase;
+  const ids: Record<string, number> = {};
+  const find = async (params: string, options = {}) => {
+    const r = await search(t, q(params), options);
+    const names = Object.fromEntries(Object.entries(ids).map(([k, v]) => [v, k]));
+    return { ...r, names: r.ids.map((id) => names[id] ?? String(id)) };
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    await seedCatalogue(t.db);
+    const specs: Record<string, Spec> = {
+      corolla: {
+        title: 'تويوتا كورولا ٢٠١٥ نظيفة',
+        category: 'toyota',
+        city: 'tripoli',
+        area: 'dahra',
+        price: 45000,
+        daysAgo: 1,
+        photo: true,
+        attrs: { year: 2015, mileage: 120000, transmission: 'automatic', condition: 'used' },
+      },
+      camry: {
+        title: 'سيارة تويوتا كامري للبيع',
+        category: 'toyota',
+        city: 'tripoli',
+        area: 'ben-ashour',
+        price: 12000,
+        currency: 'USD',
+        daysAgo: 2,
+        attrs: { year: 2019, mileage: 40000, transmission: 'automatic', condition: 'used' },
+      },
+      cruiser: {
+        title: 'Toyota Land Cruiser 2012',
+        category: 'toyota',
+        city: 'benghazi',
+        price: 90000,
+        daysAgo: 3,
+        photo: true,
+        attrs: { year: 2012, mileage: 250000, transmission: 'manual', condition: 'used' },
+      },
+      flat: {
+        title: 'شقة قرب مستشفى الخضراء',
+        category: 'apartments-for-sale',
+        city: 'tripoli',
+        price: 300000,
+        daysAgo: 10,
+        attrs: { bedrooms: 3, furnished: true },
+      },
+      freebie: { title: 'أثاث مجاني', category: 'apartments-for-rent', city: 'misrata', price: null, daysAgo: 40 },
+      draft: { title: 'تويوتا مسودة', category: 'toyota', city: 'tripoli', status: 'draft' },
+    };
+    for (const [name, spec] of Object.entries(specs)) ids[name] = await place(t, spec);
+  });
+  afterAll(() => t.drop());
+
+  it('lists published ads only, newest first, with facets by taxonomy and city', async () => {
+    const r = await find('');
+    expect(r.names).toEqual(['corolla', 'camry', 'cruiser', 'flat', 'freebie']);
+    expect(r.total).toBe(5);
+    expect(r.exact).toBe(true);
+    expect(r.facets.categories.map((f) => [f.slug, f.count])).toEqual([
+      ['motors', 3],
+      ['property', 2],
+    ]);
+    expect(r.facets.cities.map((f) => [f.slug, f.count])).toEqual([
+      ['tripoli', 3],
+      ['benghazi', 1],
+      ['misrata', 1],
+    ]);
+  });
+
+  it('narrows by category subtree, city, area, price, photos and time', async () => {
+    expect((await find('category=cars')).names).toEqual(['corolla', 'camry', 'cruiser']);
+    expect((await find('taxonomy=property')).names).toEqual(['flat', 'freebie']);
+    const inTripoli = await find('category=cars&city=tripoli');
+    expect(inTripoli.names).toEqual(['corolla', 'camry']);
+    // The city facet ignores the city filter: Benghazi stays in view with its count.
+    expect(inTripoli.facets.cities.map((f) => [f.slug, f.count])).toEqual([
+      ['tripoli', 2],
+      ['benghazi', 1],
+    ]);
+    expect(inTripoli.facets.areas.map((f) => f.slug).sort()).toEqual(['ben-ashour', 'dahra']);
+    expect((await find('city=tripoli&area=dahra')).names).toEqual(['corolla']);
+    expect((await find('price_min=40000&price_max=100000')).names).toEqual(['corolla', 'cruiser']);
+    expect((await find('price_max=20000&currency=USD')).names).toEqual(['camry']);
+    expect((await find('photos=1')).names).toEqual(['corolla', 'cruiser']);
+    expect((await find('within=7')).names).toEqual(['corolla', 'camry', 'cruiser']);
+  });
+
+  it('filters by attribute options, ranges and booleans', async () => {
+    expect((await find('category=cars&f.transmission=automatic')).names).toEqual(['corolla', 'camry']);
+    expect((await find('category=cars&f.transmission=automatic,manual')).names).toHaveLength(3);
+    expect((await find('category=cars&f.year.min=2014&f.mileage.max=150000')).names).toEqual(['corolla', 'camry']);
+    expect((await find('category=cars&f.year.min=2014&f.transmission=manual')).names).toEqual([]);
+    expect((await find('category=apartments-for-sale&f.furnished=1')).names).toEqual(['flat']);
+    expect((await find('category=apartments-for-sale&f.furnished=0')).names).toEqual([]);
+  });
+
+  it('drops what the catalogue does not know instead of failing', async () => {
+    const r = await find('category=no-such&city=atlantis&f.transmission=automatic&f.colour=red');
+    expect(r.resolved.query).toEqual({ ...EMPTY_QUERY });
+    expect(r.total).toBe(5);
+    // An attribute of another category is not a filter here; an unknown option is dropped.
+    const flat = await find('category=apartments-for-sale&f.transmission=automatic&f.furnished=1');
+    expect(Object.keys(flat.resolved.query.attributes)).toEqual(['furnished']);
+    const cars = await find('category=cars&f.transmission=automatic,flying');
+    expect(cars.resolved.query.attributes.transmission).toEqual({ kind: 'options', options: ['automatic'] });
+    // An area of another city is dropped.
+    expect((await find('city=benghazi&area=dahra')).resolved.query.area).toBeNull();
+  });
+
+  it('sorts by price both ways (USD at its rate, no amount last) and by relevance', async () => {
+    expect((await find('sort=price-asc')).names).toEqual(['corolla', 'camry', 'cruiser', 'flat', 'freebie']);
+    expect((await find('sort=price-desc')).names).toEqual(['flat', 'cruiser', 'camry', 'corolla', 'freebie']);
+    const relevant = await find('q=تويوتا&sort=relevance');
+    expect(relevant.names.sort()).toEqual(['camry', 'corolla']);
+  });
+
+  it('finds Arabic spelling variants and harakat through the text index', async () => {
+    expect((await find('q=تُويُوتَا')).names).toEqual(['corolla', 'camry']);
+    expect((await find('q=سياره')).names).toEqual(['camry']);
+    expect((await find('q=مستشفي')).names).toEqual(['flat']);
+    expect((await find('q=٢٠١٥ تويو')).names).toEqual(['corolla']);
+    expect((await find('q=تويوتا&city=benghazi')).names).toEqual([]);
+  });
+
+  it('pages results and offers no empty pages', async () => {
+    const first = await find('', { pageSize: 2 });
+    const second = await find('', { pageSize: 2, page: 2 });
+    const third = await find('', { pageSize: 2, page: 3 });
+    expect([...first.names, ...second.names, ...third.names]).toEqual([
+      'corolla',
+      'camry',
+      'cruiser',
+      'flat',
+      'freebie',
+    ]);
+    expect(first.pages).toBe(3);
+  });
+
+  it('follows ads published, edited and withdrawn after the index was built', async () => {
+    await find('');
+    const late = await place(t, { title: 'هيونداي جديدة', category: 'cars', city: 'sabha', price: 5000 });
+    ids.late = late;
+    expect((await find('')).names[0]).toBe('late');
+    await t.db
+      .updateTable('ads')
+      .set({ price: 95000, updated_at: new Date() } as never)
+      .where('id', '=', late)
+      .execute();
+    expect((await find('sort=price-desc&category=cars')).names[0]).toBe('late');
+    await t.db
+      .updateTable('ads')
+      .set({ status: 'sold', updated_at: new Date() } as never)
+      .where('id', '=', late)
+      .execute();
+    expect((await find('')).names).not.toContain('late');
+    expect((await searchEngine(t).index()).dead).toBeGreaterThan(0);
+  });
+
+  it('caps a very common word at the newest matches and says the count is a lower bound', async () => {
+    const all = await textCandidates(t.db, dialect, 'وصف', 100, false);
+    expect(all.exact).toBe(true);
+    const capped = await textCandidates(t.db, dialect, 'وصف', 2, false);
+    expect(capped).toMatchObject({ exact: false, ids: all.ids.slice(0, 2) });
+    expect(all.ids).toEqual([...all.ids].sort((a, b) => b - a));
+  });
+});
