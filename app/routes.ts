@@ -35,6 +35,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('profile/posts/:taxonomy/:category/:ad/repost', 'routes/profile/repost-ad.tsx', {
         id: id('profile.repost-ad'),
       }),
+      route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),

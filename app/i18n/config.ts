@@ -17,6 +17,7 @@ export const namespaces = [
   'errors',
   'validation',
   'admin',
+  'search',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 

@@ -14,6 +14,8 @@ export interface PageMetaInput {
   description?: string;
   image?: string;
   noindex?: boolean;
+  /** `?…` that belongs to the page's address (a listing's page number), kept in canonical and alternates. */
+  search?: string;
 }
 
 export function pageMeta(
@@ -23,7 +25,7 @@ export function pageMeta(
 ): MetaDescriptor[] {
   if (!root || !page) return [];
   const title = page.title ? `${page.title} | ${root.siteTitle}` : root.siteTitle;
-  const url = (l: Locale) => root.origin + localizePath(pathname, l);
+  const url = (l: Locale) => root.origin + localizePath(pathname, l) + (page.search ?? '');
   const image = root.origin + (page.image ?? '/images/logo-only.png');
   const tags: MetaDescriptor[] = [
     { title },

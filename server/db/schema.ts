@@ -289,6 +289,17 @@ export interface RevisionsTable {
   created_at: Timestamp;
 }
 
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  user_id: string;
+  name: string;
+  query: string;
+  frequency: ColumnType<string, string | undefined, string>;
+  last_alerted_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: string;
@@ -318,6 +329,7 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   jobs: JobsTable;
   ads: AdsTable;
+  saved_searches: SavedSearchesTable;
   ad_attribute_values: AdAttributeValuesTable;
   ad_images: AdImagesTable;
   ad_status_history: AdStatusHistoryTable;

@@ -30,6 +30,10 @@ export function methodOverride(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
+import { parsePage, parseSearchQuery, RESULTS_PAGE_SIZE, searchParamsOf } from '../../app/lib/search-query.ts';
+import { cardsByIds } from '../domain/ad-view.ts';
+import { search } from '../domain/search/service.ts';
+
 export function apiRouter(services: AppServices): Router {
   const router = Router();
   const { db } = services.database;
@@ -88,6 +92,30 @@ export function apiRouter(services: AppServices): Router {
 
   router.get('/categories/:slug/attributes', async (req, res) => {
     res.json({ data: await catalog.listCategoryAttributes(db, req.params.slug as string) });
+  });
+
+  // Search (issue 5 §1): the parameters of /posts; invalid ones are dropped, never an error.
+  router.get('/posts', async (req, res) => {
+    const url = new URL(req.originalUrl, 'http://x');
+    const page = parsePage(url.searchParams);
+    if (page === null) throw new NotFound('errors.not-found');
+    const found = await search(services.database, parseSearchQuery(url.searchParams), { page });
+    if (page > found.pages) throw new NotFound('errors.not-found');
+    const ads = await cardsByIds(db, found.ids);
+    res.setHeader('Cache-Control', 'public, max-age=30');
+    res.json({
+      data: ads,
+      meta: {
+        query: found.resolved.query,
+        canonical: searchParamsOf(found.resolved.query).toString(),
+        page,
+        pages: found.pages,
+        per_page: RESULTS_PAGE_SIZE,
+        total: found.total,
+        total_exact: found.exact,
+        facets: found.facets,
+      },
+    });
   });
 
   router.use('/ad-images', adImagesRouter(services, apiLocale));

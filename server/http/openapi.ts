@@ -136,6 +136,65 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'Cities', content: json(listOf('City')) } },
         },
       },
+      '/posts': {
+        get: {
+          summary: 'Search published ads: the parameters of the /posts page',
+          description:
+            'Every parameter is optional; a malformed or unknown one is dropped (see meta.query for what was applied, meta.canonical for its canonical form). Text matching is Arabic-aware (alef forms, taa marbuta, alef maqsura, harakat, tatweel, Arabic-Indic digits) with the last word as a prefix. When a text matches more than 10 000 ads, the newest 10 000 are searched and total_exact is false. Facets: categories one level below the query (taxonomies without one), cities (ignoring the city filter) and areas of the chosen city.',
+          parameters: [
+            { name: 'q', in: 'query', schema: { type: 'string', maxLength: 100 } },
+            { name: 'taxonomy', in: 'query', schema: { type: 'string' } },
+            { name: 'category', in: 'query', schema: { type: 'string' }, description: 'With every category below it' },
+            { name: 'city', in: 'query', schema: { type: 'string' } },
+            { name: 'area', in: 'query', schema: { type: 'string' }, description: 'An area of the city' },
+            { name: 'price_min', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'price_max', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'currency', in: 'query', schema: { type: 'string', enum: ['LYD', 'USD'], default: 'LYD' } },
+            { name: 'photos', in: 'query', schema: { type: 'string', enum: ['1'] } },
+            { name: 'within', in: 'query', schema: { type: 'integer', enum: [1, 3, 7, 30] }, description: 'Days' },
+            {
+              name: 'sort',
+              in: 'query',
+              schema: { type: 'string', enum: ['newest', 'price-asc', 'price-desc', 'relevance'], default: 'newest' },
+            },
+            {
+              name: 'f.{key}',
+              in: 'query',
+              schema: { type: 'string' },
+              description:
+                'A filterable attribute of the category: options comma-separated (select), 1 or 0 (boolean); f.{key}.min / f.{key}.max bound a number or year',
+            },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 2, maximum: 50 } },
+            ...localeParams,
+          ],
+          responses: {
+            200: {
+              description: 'One page of ad cards, with the count and facets',
+              content: json({
+                type: 'object',
+                required: ['data', 'meta'],
+                properties: {
+                  data: { type: 'array', items: { type: 'object' } },
+                  meta: {
+                    type: 'object',
+                    properties: {
+                      query: { type: 'object' },
+                      canonical: { type: 'string' },
+                      page: { type: 'integer' },
+                      pages: { type: 'integer' },
+                      per_page: { type: 'integer' },
+                      total: { type: 'integer' },
+                      total_exact: { type: 'boolean' },
+                      facets: { type: 'object' },
+                    },
+                  },
+                },
+              }),
+            },
+            404: errorResponse('A page past the last (or past page 50)'),
+          },
+        },
+      },
       '/ad-images': {
         post: {
           summary: 'Upload one ad photo (signed-in members), before or while the ad form is filled in',

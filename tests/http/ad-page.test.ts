@@ -111,7 +111,8 @@ describe('the ad page', () => {
     publish(other.id);
     const ad = await placeAd(owner);
     sql(
-      "update ads set status = 'deleted', deleted_at = ?, updated_at = deleted_at where id = ? returning id",
+      "update ads set status = 'deleted', deleted_at = ?, updated_at = ? where id = ? returning id",
+      new Date().toISOString(),
       new Date().toISOString(),
       ad.id,
     );

@@ -185,35 +185,41 @@ export class AdIndex {
       need = base + nAttr;
       this.#markBase = need + 1;
     }
-    const { categories, priceMin, priceMax, currency, photos, since, bbox } = f;
+    const { categories, priceMin, priceMax, photos, since, bbox } = f;
+    const wantCurrency = f.currency;
     const pricey = priceMin !== null || priceMax !== null;
     const lo = priceMin ?? Number.NEGATIVE_INFINITY;
     const hi = priceMax ?? Number.POSITIVE_INFINITY;
     const [south, west, north, east] = bbox ?? [0, 0, 0, 0];
-    const test = (s: number) => {
-      if (categories !== null && categories[this.category[s] as number] !== 1) return;
+    const boxed = bbox !== null;
+    // Columns in locals: the loop below runs a million times per search.
+    const { category, price, currency, bumped, lat, lng, alive, slotOf } = this;
+    const hasPhoto = this.photos;
+    const cats = categories ?? new Uint8Array(0);
+    const scoped = categories !== null;
+    const candidates = f.candidates;
+    const n = candidates === null ? this.size : candidates.length;
+    for (let i = 0; i < n; i++) {
+      let s = i;
+      if (candidates !== null) {
+        const id = candidates[i] as number;
+        s = id < slotOf.length ? (slotOf[id] as number) : -1;
+        if (s < 0) continue;
+      } else if (alive[s] === 0) continue;
+      if (scoped && cats[category[s] as number] !== 1) continue;
       if (pricey) {
-        const p = this.price[s] as number;
-        if (!(p >= lo && p <= hi) || this.currency[s] !== currency) return;
+        const p = price[s] as number;
+        if (!(p >= lo && p <= hi) || currency[s] !== wantCurrency) continue;
       }
-      if (photos && this.photos[s] === 0) return;
-      if (since > 0 && (this.bumped[s] as number) < since) return;
-      if (nAttr > 0 && marks[s] !== need) return;
-      if (bbox !== null) {
-        const la = this.lat[s] as number;
-        const ln = this.lng[s] as number;
-        if (la < south || la > north || ln < west || ln > east) return;
+      if (photos && hasPhoto[s] === 0) continue;
+      if (since > 0 && (bumped[s] as number) < since) continue;
+      if (nAttr > 0 && marks[s] !== need) continue;
+      if (boxed) {
+        const la = lat[s] as number;
+        const ln = lng[s] as number;
+        if (la < south || la > north || ln < west || ln > east) continue;
       }
       visit(s);
-    };
-    if (f.candidates !== null) {
-      for (const id of f.candidates) {
-        const s = id < this.slotOf.length ? (this.slotOf[id] as number) : -1;
-        if (s >= 0) test(s);
-      }
-    } else {
-      const alive = this.alive;
-      for (let s = 0, n = this.size; s < n; s++) if (alive[s] === 1) test(s);
     }
   }
 }

@@ -1,0 +1,117 @@
+// `/posts` (issue 5 §3): every published ad, searched and filtered by the URL's query.
+import { Alert, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { data, redirect } from 'react-router';
+import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { SearchListing } from '~/components/search/listing.tsx';
+import { localizePath, localName } from '~/i18n/config.ts';
+import { routeMeta } from '~/lib/meta.ts';
+import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
+import { parseSearchQuery, searchParamsOf, searchString } from '~/lib/search-query.ts';
+import { currentUser, requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
+import { Invalid } from '../../../server/domain/errors.ts';
+import { saveSearch } from '../../../server/domain/search/saved.ts';
+import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
+import type { Route } from './+types/posts';
+import { loadListing } from './listing.server.ts';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const listing = await loadListing(request, context, { base: '/posts' });
+  const locale = localeOf(request);
+  const t = tFor(request);
+  const { query } = listing;
+  const place = listing.scope.trail.at(-1) ?? listing.scope.taxonomy;
+  const title = query.q
+    ? t('search:title-text', { q: query.q })
+    : place
+      ? localName(locale, place)
+      : t('search:title-all');
+  const signedIn = !!(await currentUser(request, context));
+  const saved = new URL(request.url).searchParams.get('saved');
+  return data(
+    {
+      listing,
+      title,
+      signedIn,
+      meta: {
+        title: listing.page > 1 ? `${title} — ${t('catalog:page-n', { n: listing.page })}` : title,
+        description: t('search:description'),
+        // Text and filter combinations are endless: search engines get the plain listings only.
+        noindex: listing.filtered,
+        search: listing.filtered ? undefined : searchString(query, listing.page),
+      },
+      saved: saved === '1' || saved === '0' ? saved : null,
+    },
+    {
+      headers: pageCacheHeaders(
+        signedIn,
+        listing.categoryIds.length > 0 ? listing.categoryIds.map((id) => `category:${id}`) : ['ads'],
+      ),
+    },
+  );
+}
+
+/** "Save this search": the query of the URL, for the signed-in member; back to the listing with a note. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const url = new URL(request.url);
+  const locale = localeOf(request);
+  if (form.get('intent') !== 'save-search') throw new Response(null, { status: 400 });
+  const { database } = services(context);
+  const catalogue = await searchEngine(database).catalogue();
+  const q = resolveQuery(catalogue, parseSearchQuery(url.searchParams)).query;
+  const t = tFor(request);
+  const named = [
+    q.q,
+    q.category
+      ? catalogue.categoryBySlug.get(q.category)
+      : q.taxonomy
+        ? catalogue.taxonomyBySlug.get(q.taxonomy)
+        : null,
+    q.city ? catalogue.cityBySlug.get(q.city) : null,
+  ]
+    .map((x) => (x === null || x === undefined ? null : typeof x === 'string' ? x : localName(locale, x)))
+    .filter((x): x is string => !!x);
+  const name = named.length > 0 ? named.join(' · ') : t('search:title-all');
+  let outcome = '1';
+  try {
+    await saveSearch(db(context), user.id, searchParamsOf(q).toString(), name);
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    outcome = '0';
+  }
+  const back = new URLSearchParams(searchParamsOf(q));
+  back.set('saved', outcome);
+  return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);
+}
+
+export const headers = pageHeaders;
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function Posts({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('search');
+  const { to, name } = useLocale();
+  const { listing, title, signedIn, saved } = loaderData;
+  const crumbs = [
+    { label: t('common:nav.home'), href: to('/') },
+    { label: t('title-all'), href: to('/posts') },
+  ];
+  if (listing.scope.taxonomy) {
+    crumbs.push({ label: name(listing.scope.taxonomy), href: to(`/${listing.scope.taxonomy.slug}`) });
+  }
+  return (
+    <Stack gap="md">
+      <Breadcrumbs items={crumbs} />
+      {saved ? (
+        <Alert color={saved === '1' ? 'brand' : 'red'} role="status">
+          {saved === '1' ? t('save.done') : t('save.full')}
+        </Alert>
+      ) : null}
+      <SearchListing listing={listing} title={title} signedIn={signedIn} />
+    </Stack>
+  );
+}
