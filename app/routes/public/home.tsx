@@ -1,34 +1,55 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useSearchParams } from 'react-router';
+import { AdCards } from '~/components/ads/ad-parts.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, tFor } from '~/lib/route.server.ts';
+import { db, services, tFor } from '~/lib/route.server.ts';
+import { EMPTY_QUERY } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { cardsByIds } from '../../../server/domain/ad-view.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
+import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/home';
 
+/** Ads in each of the featured and latest sections (two rows of four on wide screens). */
+const HOME_ADS = 8;
 /** How many cities the home page links to; the rest are one tap away in the search filters. */
 const POPULAR_CITIES = 12;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
-  const [taxonomies, cities] = await Promise.all([
+  const { database } = services(context);
+  const [taxonomies, cities, featured, latest] = await Promise.all([
     listTaxonomies(db(context)),
     listCityNames(db(context), POPULAR_CITIES),
+    search(database, EMPTY_QUERY, { pageSize: HOME_ADS, facets: false, featured: true }),
+    search(database, EMPTY_QUERY, { pageSize: HOME_ADS, facets: false }),
+  ]);
+  const [featuredAds, latestAds] = await Promise.all([
+    cardsByIds(database.db, featured.ids),
+    cardsByIds(database.db, latest.ids),
   ]);
   // Shows every taxonomy's ad counts: a change of an ad anywhere renews the shared copy.
   const signedIn = !!(await currentUser(request, context));
   return data(
-    { taxonomies, cities, meta: { title: t('home:title'), description: t('home:description') } },
+    {
+      taxonomies,
+      cities,
+      featured: featuredAds,
+      latest: latestAds,
+      now: new Date().toISOString(),
+      meta: { title: t('home:title'), description: t('home:description') },
+    },
     {
       headers: pageCacheHeaders(
         signedIn,
-        taxonomies.map((x) => `taxonomy:${x.id}`),
+        // The latest ads come from everywhere: any ad's change renews it.
+        ['ads', ...taxonomies.map((x) => `taxonomy:${x.id}`)],
       ),
     },
   );
@@ -83,6 +104,31 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           }))}
         />
       </section>
+
+      {loaderData.featured.length > 0 ? (
+        <section aria-labelledby="featured-heading">
+          <Group justify="space-between" mb="md">
+            <Title order={2} size="h3" id="featured-heading">
+              {t('featured-ads')}
+            </Title>
+          </Group>
+          <AdCards ads={loaderData.featured} label={t('featured-ads')} now={loaderData.now} />
+        </section>
+      ) : null}
+
+      {loaderData.latest.length > 0 ? (
+        <section aria-labelledby="latest-heading">
+          <Group justify="space-between" mb="md">
+            <Title order={2} size="h3" id="latest-heading">
+              {t('latest-ads')}
+            </Title>
+            <Anchor component={Link} to={to('/posts')}>
+              {t('see-all')}
+            </Anchor>
+          </Group>
+          <AdCards ads={loaderData.latest} label={t('latest-ads')} now={loaderData.now} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="cities-heading">
         <Title order={2} size="h3" mb="md" id="cities-heading">

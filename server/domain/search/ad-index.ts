@@ -11,7 +11,8 @@
 // committed late). So every process sees every other process's writes on its next search. An ad
 // that changes gets a new slot and its old one dies; when dead slots pile up (or every
 // REBUILD_EVERY_MS) the index is rebuilt from scratch in the background and swapped in.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import { epochMs, listAgg, numbersOf, stringsOf } from '../../db/bulk-read.ts';
 import { timestampValue } from '../../db/dates.ts';
 import type { DB, DialectName } from '../../db/index.ts';
 import { toNumber } from '../../db/values.ts';
@@ -20,7 +21,6 @@ import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
 
 export const REREAD_WINDOW_MS = 10_000;
 export const REBUILD_EVERY_MS = 30 * 60_000;
-const LOAD_BATCH = 20_000;
 const FILTER_TYPES = new Set(['select', 'multiselect', 'number', 'year', 'boolean']);
 
 /** The values of one filterable attribute: parallel lists of (slot, value); options by their index. */
@@ -360,30 +360,115 @@ function addValues(
   }
 }
 
-/** The index of every published ad, read in id batches. */
-export async function buildAdIndex(db: DB, catalogue: CatalogueSnapshot): Promise<AdIndex> {
+/** Ads read per query while building (one aggregated row each). */
+const BUILD_BATCH = 100_000;
+
+/**
+ * The index of every published ad: ads in id batches and each filterable attribute's values in one
+ * walk of its value index, every column aggregated into one string per query (./bulk-read.ts).
+ */
+export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: CatalogueSnapshot): Promise<AdIndex> {
   const index = new AdIndex();
   const bounds = await db
     .selectFrom('ads')
     .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
     .executeTakeFirstOrThrow();
-  const lo = toNumber(bounds.lo);
-  const hi = toNumber(bounds.hi);
-  const filterable = filterableIds(catalogue);
-  for (let from = lo; bounds.hi !== null && from <= hi; from += LOAD_BATCH) {
-    const to = from + LOAD_BATCH;
-    for (const { row, published } of await readAds(db, catalogue, { fromId: from, toId: to })) {
-      if (published) index.put(row);
+  const agg = (expr: RawBuilder<unknown>) => listAgg(dialect, expr);
+  const col = (name: string) => sql.ref(name);
+  for (let from = toNumber(bounds.lo); bounds.hi !== null && from <= toNumber(bounds.hi); from += BUILD_BATCH) {
+    const r = await db
+      .selectFrom('ads')
+      .select([
+        agg(col('id')).as('id'),
+        agg(col('category_id')).as('category'),
+        agg(col('city_id')).as('city'),
+        agg(col('area_id')).as('area'),
+        agg(col('price')).as('price'),
+        agg(sql`case when currency = 'USD' then 1 else 0 end`).as('currency'),
+        agg(col('lat')).as('lat'),
+        agg(col('lng')).as('lng'),
+        agg(epochMs(dialect, sql`coalesce(bumped_at, published_at)`)).as('bumped'),
+        agg(epochMs(dialect, col('featured_until'))).as('featured'),
+        agg(sql`case when exists (select 1 from ad_images i where i.ad_id = ads.id) then 1 else 0 end`).as('photos'),
+      ])
+      .where('id', '>=', from)
+      .where('id', '<', from + BUILD_BATCH)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+    if (!r?.id) continue;
+    const [ids, category, city, area, price, currency, lat, lng, bumped, featured, photos] = [
+      r.id,
+      r.category,
+      r.city,
+      r.area,
+      r.price,
+      r.currency,
+      r.lat,
+      r.lng,
+      r.bumped,
+      r.featured,
+      r.photos,
+    ].map(numbersOf) as Float64Array[];
+    for (let i = 0; i < (ids as Float64Array).length; i++) {
+      const id = ids?.[i] as number;
+      const cityRow = catalogue.cityById.get(city?.[i] as number);
+      const areaId = area?.[i] as number;
+      const areaRow = Number.isNaN(areaId) ? undefined : catalogue.areaById.get(areaId);
+      const la = lat?.[i] as number;
+      const ln = lng?.[i] as number;
+      const at = mapPosition(
+        id,
+        { lat: Number.isNaN(la) ? null : la, lng: Number.isNaN(ln) ? null : ln },
+        areaRow ?? null,
+        cityRow ?? { lat: 0, lng: 0 },
+      );
+      index.put({
+        id,
+        category: category?.[i] as number,
+        city: city?.[i] as number,
+        area: Number.isNaN(areaId) ? 0 : areaId,
+        price: price?.[i] as number,
+        currency: currency?.[i] as number,
+        photos: photos?.[i] === 1,
+        bumped: Number.isNaN(bumped?.[i] as number) ? 0 : (bumped?.[i] as number),
+        featuredUntil: Number.isNaN(featured?.[i] as number) ? 0 : (featured?.[i] as number),
+        lat: at.lat,
+        lng: at.lng,
+      });
     }
-    if (filterable.length > 0) {
-      const values = await db
-        .selectFrom('ad_attribute_values')
-        .select(['ad_id', 'attribute_id', 'value_number', 'value_bool', 'value_option'])
-        .where('ad_id', '>=', from)
-        .where('ad_id', '<', to)
-        .where('attribute_id', 'in', filterable)
-        .execute();
-      addValues(index, catalogue, values);
+  }
+  for (const attr of catalogue.attributeById.values()) {
+    if (!attr.filterable || !FILTER_TYPES.has(attr.type)) continue;
+    const column =
+      attr.type === 'select' || attr.type === 'multiselect'
+        ? 'value_option'
+        : attr.type === 'boolean'
+          ? 'value_bool'
+          : 'value_number';
+    // The (attribute, value, ad) indexes cover options and numbers: one index walk per attribute.
+    const r = await db
+      .selectFrom('ad_attribute_values')
+      .select([agg(col('ad_id')).as('ids'), agg(sql`${sql.ref(column)}`).as('values')])
+      .where('attribute_id', '=', attr.id)
+      .where(column as 'value_option', 'is not', null)
+      .executeTakeFirst();
+    const adIds = numbersOf(r?.ids);
+    const raw = stringsOf(r?.values);
+    const options = new Map(attr.options.map((o, i) => [o.value, i]));
+    for (let i = 0; i < adIds.length; i++) {
+      const id = adIds[i] as number;
+      const s = id < index.slotOf.length ? (index.slotOf[id] as number) : -1;
+      if (s < 0) continue;
+      const v = raw[i] as string;
+      const value =
+        column === 'value_option'
+          ? (options.get(v) ?? -1)
+          : column === 'value_bool'
+            ? v === '1' || v === 'true' || v === 't'
+              ? 1
+              : 0
+            : Number(v);
+      if (value >= 0 || column === 'value_number') index.addValue(attr.id, s, value);
     }
   }
   return index;

@@ -195,7 +195,7 @@ class SearchEngine {
       const catalogue = await this.catalogue();
       this.#seen = await newestChange(this.handle.db);
       state.catalogue = catalogue;
-      return buildAdIndex(this.handle.db, catalogue);
+      return buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
     })();
     state.value.catch(() => {
       if (this.#index === state) this.#index = null;
@@ -225,7 +225,7 @@ class SearchEngine {
         this.forgetCatalogue();
         const catalogue = await this.catalogue();
         const seen = await newestChange(this.handle.db);
-        const fresh = await buildAdIndex(this.handle.db, catalogue);
+        const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
         this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
         this.#seen = Math.min(this.#seen, seen);
       } finally {
@@ -256,6 +256,8 @@ export interface SearchOptions {
   pageSize?: number;
   /** Leave out facet counting (home sections, the map's list). */
   facets?: boolean;
+  /** Only ads featured now (the home page's featured section). */
+  featured?: boolean;
   now?: number;
 }
 
@@ -400,7 +402,10 @@ export async function searchAds(
   const areaOf = index.area;
   const categoryOf = index.category;
   let total = 0;
+  const featuredSince = options.featured ? (options.now ?? Date.now()) : null;
+  const featuredUntil = index.featuredUntil;
   index.scan(filter, (s) => {
+    if (featuredSince !== null && (featuredUntil[s] as number) <= featuredSince) return;
     const city = cityOf[s] as number;
     cityCounts[city]++;
     if (cityId !== null && city !== cityId) return;
