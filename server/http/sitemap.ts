@@ -37,7 +37,8 @@ export const w3cDatetime = (iso: string) => new Date(iso).toISOString().replace(
 
 /** One <url>: the Arabic page, its last change and the page in each language (x-default: Arabic). */
 export function urlElement(origin: string, entry: SitemapEntry): string {
-  const at = (locale: Locale) => escapeXml(origin + encodeURI(localizePath(entry.path, locale)));
+  const path = encodeURI(entry.path);
+  const at = (locale: Locale) => escapeXml(origin + localizePath(path, locale));
   const ar = at('ar');
   return (
     `<url><loc>${ar}</loc><lastmod>${w3cDatetime(entry.lastmod)}</lastmod>` +
@@ -64,6 +65,15 @@ async function* coalesce(parts: AsyncIterable<string>): AsyncGenerator<string> {
 }
 
 /**
+ * Writes the pieces to `out` as it takes them: at most two pieces of about 64 kB wait beside the
+ * one being written, so a slow client holds the generator (and the database reads) back instead of
+ * the document piling up in memory.
+ */
+export function pipeXml(body: AsyncIterable<string>, out: NodeJS.WritableStream): Promise<void> {
+  return pipeline(Readable.from(coalesce(body), { objectMode: true, highWaterMark: 2 }), out);
+}
+
+/**
  * Answers 200 with the XML the generator yields. `pipeline` writes a piece only when the response
  * (through compression) has room for it, and ends the generator when the client goes away.
  */
@@ -76,7 +86,7 @@ async function sendXml(req: Request, res: Response, body: AsyncIterable<string>)
     return;
   }
   try {
-    await pipeline(Readable.from(coalesce(body)), res);
+    await pipeXml(body, res);
   } catch (err) {
     // A client that leaves early is not an error; anything else has cut the XML short.
     if ((err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
