@@ -43,8 +43,9 @@ export const newestOf = (entries: SitemapEntry[]) =>
 export function staticEntries(buildTime: string, newestAd: string | null): SitemapEntry[] {
   const built = toIso(buildTime);
   return [
-    // The home page shows the newest ads.
+    // The home page and the listing of every ad show the newest ads first.
     { path: '/', lastmod: latest(newestAd, built) as string },
+    { path: '/posts', lastmod: latest(newestAd, built) as string },
     ...INFO_PAGES.map((page) => ({ path: `/${page}`, lastmod: built })),
     { path: '/contact', lastmod: built },
   ];

@@ -168,7 +168,16 @@ describe.each(dialects)('sitemap data on %s', (dialect) => {
 
   it('dates the home page by the newest ad and the information pages by the build', () => {
     const pages = staticEntries('2025-02-01T00:00:00.000Z', at(500));
-    expect(pages.map((p) => p.path)).toEqual(['/', '/faq', '/about', '/terms', '/privacy', '/support', '/contact']);
+    expect(pages.map((p) => p.path)).toEqual([
+      '/',
+      '/posts',
+      '/faq',
+      '/about',
+      '/terms',
+      '/privacy',
+      '/support',
+      '/contact',
+    ]);
     expect(pages[0].lastmod).toBe('2025-02-01T00:00:00.000Z');
     expect(staticEntries('2024-01-01T00:00:00.000Z', at(500))[0].lastmod).toBe(at(500));
   });

@@ -99,10 +99,10 @@ describe('the sitemap', () => {
   it('lists the public pages and the catalogue in Arabic with English alternates', async () => {
     const pages = checkUrlset(await xml('/sitemaps/pages.xml'));
     expect(pages.map((u) => u.loc)).toEqual(
-      ['/', '/faq', '/about', '/terms', '/privacy', '/support', '/contact'].map((p) => base + p),
+      ['/', '/posts', '/faq', '/about', '/terms', '/privacy', '/support', '/contact'].map((p) => base + p),
     );
     expect(pages[0].alternates).toEqual({ ar: `${base}/`, en: `${base}/en`, 'x-default': `${base}/` });
-    expect(pages[1].alternates.en).toBe(`${base}/en/faq`);
+    expect(pages[2].alternates.en).toBe(`${base}/en/faq`);
     const catalog = checkUrlset(await xml('/sitemaps/catalog.xml'));
     const locs = catalog.map((u) => u.loc);
     expect(locs).toContain(`${base}/motors`);
