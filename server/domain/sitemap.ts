@@ -18,6 +18,9 @@ export const ADS_PER_SITEMAP = 10_000;
 /** Ads read per query while a chunk is written. */
 export const SITEMAP_BATCH = 2_000;
 
+/** The largest ad id (`integer` columns). */
+const MAX_AD_ID = 2_147_483_647;
+
 export interface SitemapEntry {
   /** The page's path without locale prefix, e.g. `/motors/toyota`. */
   path: string;
@@ -182,14 +185,17 @@ export async function* adEntries(
 ): AsyncGenerator<SitemapEntry[]> {
   const span = opts.span ?? ADS_PER_SITEMAP;
   const batch = opts.batch ?? SITEMAP_BATCH;
+  // Ids are 32-bit integers on PostgreSQL: a bound past the largest would be refused, not matched.
+  const last = Math.min(n * span - 1, MAX_AD_ID);
+  let after = (n - 1) * span - 1;
+  if (after >= last) return;
   const { categories } = opts.paths ?? (await adPathPrefixes(db));
-  const end = n * span;
-  for (let after = (n - 1) * span - 1; ; ) {
+  for (;;) {
     const rows = await db
       .selectFrom('ads')
       .select(['id', 'slug', 'category_id', 'updated_at', 'bumped_at'])
       .where('id', '>', after)
-      .where('id', '<', end)
+      .where('id', '<=', last)
       .where('status', '=', 'published')
       .orderBy('id')
       .limit(batch)

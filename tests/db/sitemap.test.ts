@@ -117,6 +117,10 @@ describe.each(dialects)('sitemap data on %s', (dialect) => {
       ['/motors/toyota/car-11-11'],
     ]);
     expect(await all(adEntries(t.db, 5, { span: 3 }))).toEqual([]);
+    // Past the largest id an integer column holds: nothing, not an error.
+    expect(await all(adEntries(t.db, 214_748))).toEqual([]);
+    expect(await all(adEntries(t.db, 214_749))).toEqual([]);
+    expect(await all(adEntries(t.db, 999_999_999))).toEqual([]);
     const whole = (await all(adEntries(t.db, 1, { batch: 2 }))).flat();
     expect(whole.map((e) => e.path.split('-').pop())).toEqual(['2', '5', '6', '10', '11']);
   });
