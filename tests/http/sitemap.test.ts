@@ -103,14 +103,18 @@ describe('the sitemap', () => {
     );
     expect(pages[0].alternates).toEqual({ ar: `${base}/`, en: `${base}/en`, 'x-default': `${base}/` });
     expect(pages[2].alternates.en).toBe(`${base}/en/faq`);
+    // Every page listed answers in both languages.
+    for (const url of pages) {
+      for (const loc of [url.loc, url.alternates.en]) expect((await get(loc.slice(base.length))).status, loc).toBe(200);
+    }
     const catalog = checkUrlset(await xml('/sitemaps/catalog.xml'));
     const locs = catalog.map((u) => u.loc);
     expect(locs).toContain(`${base}/motors`);
     expect(locs).toContain(`${base}/motors/cars`);
     expect(locs).toContain(`${base}/motors/toyota`);
     expect(catalog.find((u) => u.loc === `${base}/motors/toyota`)?.alternates.en).toBe(`${base}/en/motors/toyota`);
-    for (const loc of [`${base}/motors`, `${base}/en/motors/toyota`]) {
-      expect((await get(loc.slice(base.length))).status, loc).toBe(200);
+    for (const url of catalog.slice(0, 12)) {
+      for (const loc of [url.loc, url.alternates.en]) expect((await get(loc.slice(base.length))).status, loc).toBe(200);
     }
   });
 
