@@ -26,6 +26,7 @@ import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { createPageCache } from './http/page-cache.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
+import { sitemapRouter, siteOrigin } from './http/sitemap.ts';
 import { uploadsRouter } from './http/uploads.ts';
 import { handlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
@@ -157,8 +158,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   }
   app.use('/uploads', uploadsRouter(config));
 
-  // The Sitemap line joins when /sitemap.xml exists (search issue): pointing at a 404 helps no one.
-  app.get('/robots.txt', (_req, res) => {
+  app.get('/robots.txt', (req, res) => {
     res.type('text/plain').setHeader('Cache-Control', 'public, max-age=3600');
     res.send(
       [
@@ -169,9 +169,13 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
         'Disallow: /en/admin',
         'Disallow: /locale/',
         '',
+        `Sitemap: ${siteOrigin(config, req)}/sitemap.xml`,
+        '',
       ].join('\n'),
     );
   });
+  // /sitemap.xml and /sitemaps/*.xml, streamed from the database.
+  app.use(sitemapRouter(services));
 
   app.get('/builds/latest.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
