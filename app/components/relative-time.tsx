@@ -1,8 +1,8 @@
 // Dates as the site writes them: Libyan time, in the page's language, and "3 hours ago" against the
 // server's clock (passed down from the loader, so the browser renders the same words).
 import { dateTimeFormat } from '~/lib/intl.ts';
+import { LIBYA_TIME_ZONE } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { LIBYA_TIME_ZONE } from '~/lib/validation/moderation.ts';
 
 /** Date and time formats: Libyan time, in the page's language. */
 export function useDates() {

@@ -18,7 +18,7 @@
 //   f.<key>=a,b    a select/multiselect attribute is one of these options
 //   f.<key>.min, f.<key>.max   a number/year attribute within bounds
 //   f.<key>=1|0    a boolean attribute is yes / no
-import { normaliseNumber } from './validation/ads.ts';
+import { normaliseNumber } from './digits.ts';
 
 export const SORTS = ['newest', 'price-asc', 'price-desc', 'relevance'] as const;
 export type SearchSort = (typeof SORTS)[number];

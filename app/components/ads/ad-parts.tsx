@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
 import { numberFormat } from '~/lib/intl.ts';
+import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { isRejectionReason } from '~/lib/validation/moderation.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
 import { RelativeTime } from '../relative-time.tsx';
 

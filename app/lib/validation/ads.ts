@@ -2,7 +2,8 @@
 // category's attributes, so the browser and the server check the same rules; the server then also
 // refuses attributes the category does not have.
 import { z } from 'zod';
-import { field, latinDigits, type Rule, requiredField, rules } from './rules.ts';
+import { normaliseNumber } from '../digits.ts';
+import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
 export type PriceType = (typeof PRICE_TYPES)[number];
@@ -59,11 +60,7 @@ export interface FormAttribute {
 
 const text = (v: unknown) => (typeof v === 'string' ? v : String(v));
 
-/** A typed number as the form reads it: Latin digits, `٫` as the decimal point, no group separators. */
-export const normaliseNumber = (typed: string) =>
-  latinDigits(typed)
-    .replace('٫', '.')
-    .replace(/[\s,٬]/g, '');
+export { normaliseNumber };
 
 /** A decimal number (Arabic-Indic digits and the Arabic decimal separator accepted) within bounds. */
 function numberRules(min: number | null, max: number | null): Rule[] {

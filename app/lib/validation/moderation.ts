@@ -2,31 +2,18 @@
 // feature until a date, delete, and the bulk form of the queue. Error codes are worded in the
 // `admin` namespace (`errors.<field>.<code>`).
 import { z } from 'zod';
+import { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason } from '../moderation-codes.ts';
 import { acceptedField, field, type Rule, requiredField, rules } from './rules.ts';
 
-/** Why an ad is refused; the code is stored in `ads.rejection_reason` (the text for `other`). */
-export const REJECTION_REASONS = [
-  'prohibited',
-  'wrong-category',
-  'duplicate',
-  'misleading-price',
-  'poor-photos',
-  'contact-in-text',
-  'other',
-] as const;
-export type RejectionReason = (typeof REJECTION_REASONS)[number];
+export { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason };
+
 /** `ads.rejection_reason` is varchar(500). */
 export const REASON_TEXT_MAX = 500;
 /** Ads one bulk action may touch (a page of the queue is 20). */
 export const BULK_MAX = 100;
 /** How far ahead an ad may be featured. */
 export const FEATURE_MAX_DAYS = 365;
-/** Featuring lasts to the end of the chosen day in Libya (UTC+2 all year). */
-export const LIBYA_TIME_ZONE = 'Africa/Tripoli';
 const LIBYA_OFFSET = '+02:00';
-
-export const isRejectionReason = (v: unknown): v is RejectionReason =>
-  typeof v === 'string' && (REJECTION_REASONS as readonly string[]).includes(v);
 
 /** Today's date in Libya, `YYYY-MM-DD`. */
 export function libyaToday(now = new Date()): string {

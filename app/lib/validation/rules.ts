@@ -4,12 +4,9 @@
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 
-const ARABIC_INDIC = /[\u0660-\u0669\u06f0-\u06f9]/g;
+import { latinDigits } from '../digits.ts';
 
-/** Arabic-Indic (٠-٩) and Persian (۰-۹) digits → 0-9. */
-export function latinDigits(value: string): string {
-  return value.replace(ARABIC_INDIC, (d) => String(d.charCodeAt(0) & 0xf));
-}
+export { latinDigits };
 
 /** Empty for `required`: missing, null, false, an empty list, or only white space. */
 export function isBlank(value: unknown): boolean {

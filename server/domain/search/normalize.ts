@@ -3,7 +3,7 @@
 // alef forms (أ إ آ ٱ → ا), taa marbuta (ة → ه), alef maqsura (ى → ي), no tatweel or harakat,
 // Arabic-Indic and Persian digits as Latin digits, Latin case-folded, presentation forms unfolded.
 
-import { latinDigits } from '../../../app/lib/validation/rules.ts';
+import { latinDigits } from '../../../app/lib/digits.ts';
 
 const HARAKAT_AND_TATWEEL = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g;
 const ALEF_FORMS = /[\u0622\u0623\u0625\u0671]/g;
