@@ -199,10 +199,10 @@ export function searchString(query: SearchQuery, page = 1, omit: { category?: bo
   return s ? `?${s}` : '';
 }
 
-/** Whether a query narrows anything beyond its place in the catalogue (text, filters). */
-export function hasFilters(query: SearchQuery): boolean {
+/** Whether a query narrows anything beyond its place in the catalogue (text, filters; `text: false` leaves text out). */
+export function hasFilters(query: SearchQuery, { text = true } = {}): boolean {
   return (
-    query.q !== null ||
+    (text && query.q !== null) ||
     query.city !== null ||
     query.priceMin !== null ||
     query.priceMax !== null ||

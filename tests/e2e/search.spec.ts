@@ -71,6 +71,7 @@ function seed(): Seeded {
 const count = (page: Page) => page.getByTestId('result-count');
 
 test('an Arabic search with harakat finds the ad; price and year filters narrow the count', async ({ page }) => {
+  test.setTimeout(90_000);
   const { tag, ids } = seed();
   // The header's search box, in Arabic, spelled with harakat and a taa marbuta for a haa.
   await open(page, '/');

@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Button, Group, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Form, Link } from 'react-router';
+import { Form, Link, useSearchParams } from 'react-router';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
@@ -22,14 +22,18 @@ export function Logo() {
 export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | 'lg'; id?: string }) {
   const { t } = useTranslation();
   const { to } = useLocale();
+  // On a results page the box shows what was searched (a new search starts from it).
+  const [params] = useSearchParams();
+  const current = params.get('q') ?? '';
   return (
-    <Form method="get" action={to('/posts')} role="search" className={classes.search}>
+    <Form method="get" action={to('/posts')} role="search" className={classes.search} key={current}>
       <label htmlFor={id} className="visually-hidden">
         {t('search.label')}
       </label>
       <TextInput
         id={id}
         name="q"
+        defaultValue={current}
         type="search"
         size={size}
         radius="xl"

@@ -24,6 +24,7 @@ import { EmptyState } from '~/components/empty-state.tsx';
 import { numberFormat } from '~/lib/intl.ts';
 import {
   EMPTY_QUERY,
+  hasFilters,
   SEARCH_CURRENCIES,
   type SearchQuery,
   SORTS,
@@ -171,7 +172,7 @@ function Facets({ listing }: { listing: Listing }) {
   const categoryLink = (slug: string) => {
     if (onCategoryPage) {
       const taxonomy = listing.scope.taxonomy?.slug ?? '';
-      return to(`/${taxonomy}/${slug}`) + searchString({ ...query, category: null }, 1, { category: true });
+      return to(`/${taxonomy}/${slug}`) + searchString({ ...query, category: slug }, 1, { category: true });
     }
     const isTaxonomy = !query.taxonomy && !query.category;
     return href(isTaxonomy ? { ...query, taxonomy: slug, attributes: {} } : { ...query, category: slug });
@@ -418,7 +419,7 @@ function NoResults({ listing }: { listing: Listing }) {
   const href = useListingHref(listing);
   const { query } = listing;
   const actions = [];
-  if (listing.filtered) {
+  if (hasFilters(query, { text: false })) {
     actions.push({
       label: t('empty.clear-filters'),
       to: href({ ...EMPTY_QUERY, q: query.q, taxonomy: query.taxonomy, category: query.category }),

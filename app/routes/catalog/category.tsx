@@ -1,8 +1,7 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
-import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
@@ -13,7 +12,7 @@ import { searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { getCategoryPath, listChildren } from '../../../server/domain/catalog.ts';
+import { getCategoryPath } from '../../../server/domain/catalog.ts';
 import { loadListing } from '../search/listing.server.ts';
 import type { Route } from './+types/category';
 
@@ -27,17 +26,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale) + url.search, 301);
   }
   const base = `/${path.taxonomy.slug}/${path.category.slug}`;
-  const [children, listing] = await Promise.all([
-    listChildren(db(context), path.taxonomy.id, path.category.id),
-    loadListing(request, context, { category: path.category.slug, base }),
-  ]);
+  const listing = await loadListing(request, context, { category: path.category.slug, base });
   const title = localName(locale, path.category);
   const t = tFor(request);
   const user = await currentUser(request, context);
   return data(
     {
       ...path,
-      children,
       listing,
       signedIn: !!user,
       meta: {
@@ -64,8 +59,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function CategoryPage({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useTranslation('catalog');
   const { to, name } = useLocale();
-  const caption = useCountCaption();
-  const { taxonomy, trail, category, children, listing, signedIn } = loaderData;
+  const { taxonomy, trail, category, listing, signedIn } = loaderData;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
@@ -75,22 +69,6 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
     <Stack gap="lg">
       <JsonLd data={breadcrumbJsonLd(matches[0]?.loaderData?.origin ?? '', crumbs)} />
       <Breadcrumbs items={crumbs} />
-      {children.length > 0 ? (
-        <section aria-labelledby="subcategories-heading">
-          <Title order={2} size="h4" mb="sm" id="subcategories-heading">
-            {t('subcategories')}
-          </Title>
-          <TileGrid
-            label={t('subcategories')}
-            tiles={children.map((c) => ({
-              ...c,
-              icon: c.icon ?? category.icon ?? taxonomy.icon,
-              href: to(`/${taxonomy.slug}/${c.slug}`),
-              caption: caption(c.children_count),
-            }))}
-          />
-        </section>
-      ) : null}
       <SearchListing listing={listing} title={name(category)} signedIn={signedIn} />
     </Stack>
   );

@@ -100,8 +100,10 @@ export default function Posts({ loaderData }: Route.ComponentProps) {
     { label: t('common:nav.home'), href: to('/') },
     { label: t('title-all'), href: to('/posts') },
   ];
-  if (listing.scope.taxonomy) {
-    crumbs.push({ label: name(listing.scope.taxonomy), href: to(`/${listing.scope.taxonomy.slug}`) });
+  const { taxonomy, trail } = listing.scope;
+  if (taxonomy) {
+    crumbs.push({ label: name(taxonomy), href: to(`/${taxonomy.slug}`) });
+    for (const c of trail) crumbs.push({ label: name(c), href: to(`/${taxonomy.slug}/${c.slug}`) });
   }
   return (
     <Stack gap="md">

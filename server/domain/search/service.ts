@@ -55,7 +55,7 @@ export interface SearchResult {
   /** Pages offered: at least 1, at most MAX_RESULT_PAGES. */
   pages: number;
   facets: {
-    /** The next level down from the query's place: taxonomies, top-level categories or children. */
+    /** The next level down from the query's place: taxonomies (with ads), top-level categories or children (all). */
     categories: Facet[];
     /** Cities with matching ads (ignoring the city filter, so the others stay in view), most ads first. */
     cities: Facet[];
@@ -372,10 +372,11 @@ function facetList(
   counts: Uint32Array,
   items: { id: number; slug: string; name_ar: string; name_en: string }[],
   byCount: boolean,
+  keepEmpty = false,
 ): Facet[] {
   const list = items
     .map((c) => ({ slug: c.slug, name_ar: c.name_ar, name_en: c.name_en, count: counts[c.id] ?? 0 }))
-    .filter((f) => f.count > 0);
+    .filter((f) => keepEmpty || f.count > 0);
   return byCount ? list.sort((a, b) => b.count - a.count) : list;
 }
 
@@ -429,7 +430,8 @@ export async function searchAds(
         counts[id] = subtreeCount(c.subtree);
         return c;
       });
-      return facetList(counts, items, false);
+      // Every subcategory, even without ads: the facet is also how the catalogue is browsed.
+      return facetList(counts, items, false, true);
     };
     if (resolved.categoryId !== null) {
       categories = rolled(catalogue.categoryById.get(resolved.categoryId)?.children ?? []);
