@@ -99,7 +99,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
             <FiltersForm listing={listing} idPrefix="side" />
           </Box>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }} style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
+        <Grid.Col span={{ base: 12, md: 9 }} aria-busy={busy}>
           {listing.ads.length > 0 ? (
             <section aria-label={t('results-label')}>
               <AdCards ads={listing.ads} label={t('results-label')} now={listing.now} />
