@@ -22,6 +22,7 @@ import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
 import { anonymousVisitor, countView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
+import { searchEngine } from './domain/search/service.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { localeRouting } from './http/locale.ts';
 import { createPageCache } from './http/page-cache.ts';
@@ -289,6 +290,11 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     server.once('error', reject);
     server.listen(opts.port ?? config.port, config.host, () => resolve());
   });
+  // The search index is built in the background from the start (seconds at a million ads), so
+  // the first visitors' searches find it ready or nearly so.
+  searchEngine(database)
+    .index()
+    .catch((error) => logger.error({ err: error }, 'search index build failed'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
