@@ -1,11 +1,11 @@
 // An ad as its page shows it (PRODUCT.md §3): the ad, its place, seller, typed details with their
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { numberFormat } from '../../app/lib/intl.ts';
 import { REPORT_REASONS } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
-import type { AdStatus, AttributeOption, Database } from '../db/schema.ts';
+import type { AdStatus, AttributeOption } from '../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
@@ -252,47 +252,6 @@ function cardQuery(db: DB) {
 type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
 
 /**
- * Ids of one page of the newest (last bumped) published ads of some leaf categories. Each category
- * gives at most `page × size` of its newest ids from its listing index, and only those are merged
- * and sorted: the page never costs a sort of every ad of a big subtree.
- */
-async function newestIds(db: DB, categoryIds: number[], page: number): Promise<number[]> {
-  if (categoryIds.length === 0) return [];
-  const want = page * LISTING_PAGE_SIZE;
-  const newestOf = (id: number, alias: string) =>
-    db
-      .selectFrom(
-        db
-          .selectFrom('ads')
-          .select(['ads.id', 'ads.bumped_at'])
-          .where('ads.category_id', '=', id)
-          .where('ads.status', '=', 'published')
-          .orderBy('ads.bumped_at', 'desc')
-          .orderBy('ads.id', 'desc')
-          .limit(want)
-          .as(alias),
-      )
-      .select([`${alias}.id` as 'id', `${alias}.bumped_at` as 'bumped_at'] as never[]) as unknown as SelectQueryBuilder<
-      Database,
-      never,
-      { id: number; bumped_at: unknown }
-    >;
-  let union = newestOf(categoryIds[0] as number, 'c0');
-  categoryIds.slice(1).forEach((id, i) => {
-    union = union.unionAll(newestOf(id, `c${i + 1}`));
-  });
-  const rows = await db
-    .selectFrom(union.as('u'))
-    .select('u.id')
-    .orderBy('u.bumped_at', 'desc')
-    .orderBy('u.id', 'desc')
-    .limit(LISTING_PAGE_SIZE)
-    .offset((page - 1) * LISTING_PAGE_SIZE)
-    .execute();
-  return rows.map((r) => Number(r.id));
-}
-
-/**
  * The cards of these ads (just read from a published listing), in the order of `ids`. By id
  * alone: a status condition here can lead SQLite's planner down the status index instead.
  */
@@ -304,38 +263,6 @@ export async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
     db,
     ids.map((id) => byId.get(id)).filter((r): r is CardRow => r !== undefined),
   );
-}
-
-/**
- * One page of published ads of some leaf categories or of one member, newest (last bumped) first,
- * with the total and the number of pages (at least 1).
- */
-async function pageOfCards(
-  db: DB,
-  filter: { categoryIds: number[] } | { userId: string },
-  page: number,
-): Promise<{ ads: AdCard[]; total: number; pages: number }> {
-  const narrow = <Q extends SelectQueryBuilder<Database, 'ads', object>>(q: Q): Q =>
-    ('userId' in filter
-      ? q.where('ads.user_id', '=', filter.userId)
-      : q.where('ads.category_id', 'in', filter.categoryIds)) as Q;
-  const [count, ads] = await Promise.all([
-    narrow(db.selectFrom('ads').where('ads.status', '=', 'published'))
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow(),
-    'userId' in filter
-      ? publishedCards(db)
-          .where('ads.user_id', '=', filter.userId)
-          .orderBy('ads.bumped_at', 'desc')
-          .orderBy('ads.id', 'desc')
-          .limit(LISTING_PAGE_SIZE)
-          .offset((page - 1) * LISTING_PAGE_SIZE)
-          .execute()
-          .then((rows) => cardsOf(db, rows))
-      : newestIds(db, filter.categoryIds, page).then((ids) => cardsByIds(db, ids)),
-  ]);
-  const total = toNumber(count.n);
-  return { ads, total, pages: Math.max(1, Math.ceil(total / LISTING_PAGE_SIZE)) };
 }
 
 async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
@@ -468,33 +395,6 @@ export async function countPhoneReveal(db: DB, adId: number, now = new Date()): 
 
 export const LISTING_PAGE_SIZE = 24;
 
-/**
- * Published ads of a category and all its descendants, newest (last bumped) first, one page.
- * `pages` is the number of pages (at least 1).
- */
-export async function listCategoryAds(
-  db: DB,
-  path: Pick<CategoryPath, 'taxonomy' | 'category'>,
-  page: number,
-): Promise<{ ads: AdCard[]; total: number; pages: number; categoryIds: number[] }> {
-  const categories = await db
-    .selectFrom('categories')
-    .select(['id', 'parent_id'])
-    .where('taxonomy_id', '=', path.taxonomy.id)
-    .execute();
-  const below = new Set([path.category.id]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const c of categories) {
-      if (c.parent_id !== null && below.has(c.parent_id) && !below.has(c.id)) {
-        below.add(c.id);
-        grew = true;
-      }
-    }
-  }
-  return { ...(await pageOfCards(db, { categoryIds: [...below] }, page)), categoryIds: [...below] };
-}
-
 export { REPORT_REASONS };
 export const REPORT_LIMIT = { name: 'report', limit: 10, windowSeconds: 60 * 60 } as const;
 
@@ -572,11 +472,30 @@ export async function loadPublicProfile(db: DB, id: string): Promise<PublicProfi
   };
 }
 
-/** A member's published ads, newest first, one page. */
+/** A member's published ads, newest (last bumped) first, one page, with the total and the number of pages (at least 1). */
 export async function listUserAds(
   db: DB,
   userId: string,
   page: number,
 ): Promise<{ ads: AdCard[]; total: number; pages: number }> {
-  return pageOfCards(db, { userId }, page);
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom('ads')
+      .where('ads.status', '=', 'published')
+      .where('ads.user_id', '=', userId)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+    publishedCards(db)
+      .where('ads.user_id', '=', userId)
+      .orderBy('ads.bumped_at', 'desc')
+      .orderBy('ads.id', 'desc')
+      .limit(USER_PAGE_SIZE)
+      .offset((page - 1) * USER_PAGE_SIZE)
+      .execute(),
+  ]);
+  const total = toNumber(count.n);
+  return { ads: await cardsOf(db, rows), total, pages: Math.max(1, Math.ceil(total / USER_PAGE_SIZE)) };
 }
+
+/** Ads per page of a member's page. */
+const USER_PAGE_SIZE = 24;
