@@ -22,16 +22,52 @@ export function epochMs(dialect: DialectName, expr: RawBuilder<unknown>): RawBui
     : sql<number | null>`cast(round((julianday(${expr}) - 2440587.5) * 86400000) as integer)`;
 }
 
-/** Splits an aggregated list into numbers ('' and missing entries → NaN). */
+/**
+ * Parses an aggregated list into numbers ('' entries → NaN) without splitting it into strings: a
+ * million-entry list would otherwise allocate a million strings. Plain decimals are read digit by
+ * digit; anything else (an exponent) goes through Number().
+ */
 export function numbersOf(list: string | null | undefined): Float64Array {
   if (!list) return new Float64Array(0);
-  const parts = list.split(',');
-  const out = new Float64Array(parts.length);
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i] as string;
-    out[i] = p === '' ? Number.NaN : Number(p);
+  let n = 1;
+  for (let i = 0; i < list.length; i++) if (list.charCodeAt(i) === 44) n++;
+  const out = new Float64Array(n);
+  let k = 0;
+  let start = 0;
+  for (let i = 0; i <= list.length; i++) {
+    const c = i < list.length ? list.charCodeAt(i) : 44;
+    if (c !== 44) continue;
+    out[k++] = parseDecimal(list, start, i);
+    start = i + 1;
   }
   return out;
+}
+
+function parseDecimal(s: string, from: number, to: number): number {
+  if (from === to) return Number.NaN;
+  let i = from;
+  let sign = 1;
+  if (s.charCodeAt(i) === 45) {
+    sign = -1;
+    i++;
+  }
+  let whole = 0;
+  let fraction = 0;
+  let scale = 1;
+  let dot = false;
+  for (; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (dot) {
+        fraction = fraction * 10 + (c - 48);
+        scale *= 10;
+      } else whole = whole * 10 + (c - 48);
+    } else if (c === 46 && !dot) dot = true;
+    else return Number(s.slice(from, to));
+  }
+  // Up to 15 significant digits the arithmetic is exact enough; longer forms go through Number().
+  if (to - from > 15) return Number(s.slice(from, to));
+  return sign * (whole + fraction / scale);
 }
 
 export function stringsOf(list: string | null | undefined): string[] {

@@ -30,6 +30,17 @@ interface AttributeColumn {
   length: number;
 }
 
+export interface AttributeTest {
+  id: number;
+  /** By option index: 1 for the options wanted (select types); null for a range. */
+  set: Uint8Array | null;
+  lo: number;
+  hi: number;
+}
+
+/** USD prices sort among LYD prices at this rate (an order, not a quote). */
+export const USD_IN_LYD = 5;
+
 export interface ScanFilter {
   /** By category id: 1 where the category is in the query's scope; null for every category. */
   categories: Uint8Array | null;
@@ -40,8 +51,8 @@ export interface ScanFilter {
   photos: boolean;
   /** Bumped at or after (ms since the epoch); 0 for any time. */
   since: number;
-  /** Every one must hold. */
-  attributes: { id: number; test: (value: number) => boolean }[];
+  /** Every one must hold: the value is one of `set` (option indexes), or within [lo, hi]. */
+  attributes: AttributeTest[];
   /** Ad ids to consider (a text match); null for every ad. */
   candidates: number[] | null;
   /** [south, west, north, east] of the map's viewport, or null. */
@@ -66,6 +77,8 @@ export class AdIndex {
   area = new Uint16Array(1024);
   /** NaN when the ad has no amount (free, on request, exchange). */
   price = new Float64Array(1024);
+  /** The price in LYD for sorting (USD at USD_IN_LYD); NaN without an amount. */
+  priceLyd = new Float64Array(1024);
   currency = new Uint8Array(1024);
   photos = new Uint8Array(1024);
   alive = new Uint8Array(1024);
@@ -88,6 +101,7 @@ export class AdIndex {
       this.city = grow(this.city, n);
       this.area = grow(this.area, n);
       this.price = grow(this.price, n);
+      this.priceLyd = grow(this.priceLyd, n);
       this.currency = grow(this.currency, n);
       this.photos = grow(this.photos, n);
       this.alive = grow(this.alive, n);
@@ -114,6 +128,7 @@ export class AdIndex {
     this.city[s] = row.city;
     this.area[s] = row.area;
     this.price[s] = row.price;
+    this.priceLyd[s] = row.currency === 1 ? row.price * USD_IN_LYD : row.price;
     this.currency[s] = row.currency;
     this.photos[s] = row.photos ? 1 : 0;
     this.bumped[s] = row.bumped;
@@ -170,17 +185,21 @@ export class AdIndex {
       const base = this.#markBase;
       // A slot's mark climbs by one for each filter it passes, in filter order: a multiselect with
       // two matching options cannot count twice, and a slot missing one filter stays behind.
-      f.attributes.forEach((a, i) => {
+      for (let i = 0; i < nAttr; i++) {
+        const a = f.attributes[i] as AttributeTest;
         const col = this.attributes.get(a.id);
-        if (!col) return;
+        if (!col) continue;
         const from = base + i;
         const { slots, values, length } = col;
+        const { set, lo, hi } = a;
         for (let j = 0; j < length; j++) {
           const s = slots[j] as number;
           const m = marks[s] as number;
-          if ((i === 0 ? m <= base : m === from) && a.test(values[j] as number)) marks[s] = from + 1;
+          if (i === 0 ? m > base : m !== from) continue;
+          const v = values[j] as number;
+          if (set !== null ? set[v] === 1 : v >= lo && v <= hi) marks[s] = from + 1;
         }
-      });
+      }
       // Marks left by earlier scans are at most `base`: the first filter starts from any of them.
       need = base + nAttr;
       this.#markBase = need + 1;
@@ -389,14 +408,21 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
         agg(col('lng')).as('lng'),
         agg(epochMs(dialect, sql`coalesce(bumped_at, published_at)`)).as('bumped'),
         agg(epochMs(dialect, col('featured_until'))).as('featured'),
-        agg(sql`case when exists (select 1 from ad_images i where i.ad_id = ads.id) then 1 else 0 end`).as('photos'),
       ])
       .where('id', '>=', from)
       .where('id', '<', from + BUILD_BATCH)
       .where('status', '=', 'published')
       .executeTakeFirst();
     if (!r?.id) continue;
-    const [ids, category, city, area, price, currency, lat, lng, bumped, featured, photos] = [
+    // Which of them have photos: one walk of the photos' (ad, position) index for the whole batch.
+    const withPhotos = await db
+      .selectFrom('ad_images')
+      .select(agg(col('ad_id')).as('ids'))
+      .where('ad_id', '>=', from)
+      .where('ad_id', '<', from + BUILD_BATCH)
+      .executeTakeFirst();
+    const photoIds = numbersOf(withPhotos?.ids);
+    const [ids, category, city, area, price, currency, lat, lng, bumped, featured] = [
       r.id,
       r.category,
       r.city,
@@ -407,7 +433,6 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       r.lng,
       r.bumped,
       r.featured,
-      r.photos,
     ].map(numbersOf) as Float64Array[];
     for (let i = 0; i < (ids as Float64Array).length; i++) {
       const id = ids?.[i] as number;
@@ -429,12 +454,16 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
         area: Number.isNaN(areaId) ? 0 : areaId,
         price: price?.[i] as number,
         currency: currency?.[i] as number,
-        photos: photos?.[i] === 1,
+        photos: false,
         bumped: Number.isNaN(bumped?.[i] as number) ? 0 : (bumped?.[i] as number),
         featuredUntil: Number.isNaN(featured?.[i] as number) ? 0 : (featured?.[i] as number),
         lat: at.lat,
         lng: at.lng,
       });
+    }
+    for (const id of photoIds) {
+      const s = id < index.slotOf.length ? (index.slotOf[id] as number) : -1;
+      if (s >= 0) index.photos[s] = 1;
     }
   }
   for (const attr of catalogue.attributeById.values()) {

@@ -13,6 +13,7 @@ import type { DatabaseHandle } from '../../db/index.ts';
 import { textCandidates } from '../../db/text-search.ts';
 import {
   type AdIndex,
+  type AttributeTest,
   buildAdIndex,
   changedSince,
   newestChange,
@@ -25,8 +26,6 @@ import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type S
 
 /** Text matches beyond which a query is "common": the newest this many are searched, and the count says "more than". */
 export const TEXT_MATCH_CAP = 10_000;
-/** USD prices sort among LYD prices at this rate (a sort order, not a quote). */
-export const USD_IN_LYD = 5;
 const DAY = 86_400_000;
 
 /** A query checked against the catalogue: what is left of it, and the ids it names. */
@@ -127,19 +126,18 @@ function keepFilter(a: SnapAttribute, f: AttributeFilter): AttributeFilter | nul
   return f;
 }
 
-/** The in-memory predicate of an attribute filter over the index's stored values. */
-function attributeTest(a: SnapAttribute, f: AttributeFilter): (value: number) => boolean {
+/** An attribute filter as the index tests it: option indexes wanted, or bounds. */
+function attributeTest(a: SnapAttribute, f: AttributeFilter): AttributeTest {
   if (f.kind === 'options') {
-    const wanted = new Set(f.options.map((o) => a.options.findIndex((x) => x.value === o)));
-    return (v) => wanted.has(v);
+    const set = new Uint8Array(a.options.length);
+    for (const o of f.options) {
+      const i = a.options.findIndex((x) => x.value === o);
+      if (i >= 0) set[i] = 1;
+    }
+    return { id: a.id, set, lo: 0, hi: 0 };
   }
-  if (f.kind === 'bool') {
-    const want = f.value ? 1 : 0;
-    return (v) => v === want;
-  }
-  const lo = f.min ?? Number.NEGATIVE_INFINITY;
-  const hi = f.max ?? Number.POSITIVE_INFINITY;
-  return (v) => v >= lo && v <= hi;
+  if (f.kind === 'bool') return { id: a.id, set: null, lo: f.value ? 1 : 0, hi: f.value ? 1 : 0 };
+  return { id: a.id, set: null, lo: f.min ?? Number.NEGATIVE_INFINITY, hi: f.max ?? Number.POSITIVE_INFINITY };
 }
 
 /** The search state of one database: its catalogue snapshot and ad index, kept fresh. */
@@ -289,82 +287,91 @@ export function scanFilter(
     since: q.within === null ? 0 : now - q.within * DAY,
     attributes: r.attributes
       .filter((a) => q.attributes[a.key])
-      .map((a) => ({ id: a.id, test: attributeTest(a, q.attributes[a.key] as AttributeFilter) })),
+      .map((a) => attributeTest(a, q.attributes[a.key] as AttributeFilter)),
     candidates,
     bbox: null,
   };
 }
 
-/** Orders slots for a sort: negative when `a` comes first. */
-function comparator(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null) {
-  const { bumped, id, price, currency } = index;
-  const newest = (a: number, b: number) =>
-    (bumped[b] as number) - (bumped[a] as number) || (id[b] as number) - (id[a] as number);
-  const lyd = (s: number) => {
-    const p = price[s] as number;
-    return currency[s] === 1 ? p * USD_IN_LYD : p;
+/**
+ * The sort key of each slot for a sort (higher first; ties go to the higher ad id): the last bump
+ * for newest, the LYD price either way (ads without an amount last), the text score for relevance.
+ */
+function sortKey(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null): (slot: number) => number {
+  const { bumped, priceLyd, id } = index;
+  const priced = (dir: number) => (s: number) => {
+    const p = priceLyd[s] as number;
+    return p === p ? p * dir : Number.NEGATIVE_INFINITY;
   };
-  switch (sort) {
-    case 'price-asc':
-    case 'price-desc': {
-      const dir = sort === 'price-asc' ? 1 : -1;
-      return (a: number, b: number) => {
-        const pa = lyd(a);
-        const pb = lyd(b);
-        // Ads without an amount (free, on request, exchange) come last either way.
-        if (Number.isNaN(pa) || Number.isNaN(pb)) return Number.isNaN(pa) ? (Number.isNaN(pb) ? newest(a, b) : 1) : -1;
-        return (pa - pb) * dir || newest(a, b);
-      };
-    }
-    case 'relevance':
-      if (scores) {
-        return (a: number, b: number) =>
-          (scores.get(id[b] as number) ?? 0) - (scores.get(id[a] as number) ?? 0) || newest(a, b);
-      }
-      return newest;
-    default:
-      return newest;
+  if (sort === 'price-asc') return priced(-1);
+  if (sort === 'price-desc') return priced(1);
+  if (sort === 'relevance' && scores) {
+    // Relevance first, then the last bump: a score is small next to a timestamp, so weigh it out.
+    return (s: number) => (scores.get(id[s] as number) ?? 0) * 1e15 + (bumped[s] as number) / 1e3;
   }
+  return (s: number) => bumped[s] as number;
 }
 
 /**
- * The best `k` slots under `compare`, best first: a bounded heap whose root is the worst kept, so
- * most of a million candidates cost one comparison.
+ * The best `k` slots by key (higher first, ties to the higher ad id): a bounded min-heap in typed
+ * arrays whose root is the worst kept, so most of a million offers cost one comparison.
  */
-export function topK(k: number, compare: (a: number, b: number) => number) {
-  const heap: number[] = [];
-  const worse = (i: number, j: number) => compare(heap[i] as number, heap[j] as number) > 0;
-  const swap = (i: number, j: number) => {
-    const t = heap[i] as number;
-    heap[i] = heap[j] as number;
-    heap[j] = t;
+export function topK(k: number, ids: Int32Array) {
+  const keys = new Float64Array(k);
+  const slots = new Int32Array(k);
+  let size = 0;
+  // a is worse than b
+  const worse = (ka: number, sa: number, kb: number, sb: number) =>
+    ka < kb || (ka === kb && (ids[sa] as number) < (ids[sb] as number));
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && worse(keys[l] as number, slots[l] as number, keys[m] as number, slots[m] as number)) m = l;
+      if (r < size && worse(keys[r] as number, slots[r] as number, keys[m] as number, slots[m] as number)) m = r;
+      if (m === i) return;
+      const tk = keys[i] as number;
+      const ts = slots[i] as number;
+      keys[i] = keys[m] as number;
+      slots[i] = slots[m] as number;
+      keys[m] = tk;
+      slots[m] = ts;
+      i = m;
+    }
   };
   return {
-    offer(s: number) {
-      if (heap.length < k) {
-        heap.push(s);
-        for (let i = heap.length - 1; i > 0; ) {
+    offer(s: number, key: number) {
+      if (size < k) {
+        let i = size++;
+        keys[i] = key;
+        slots[i] = s;
+        while (i > 0) {
           const p = (i - 1) >> 1;
-          if (!worse(i, p)) break;
-          swap(i, p);
+          if (!worse(keys[i] as number, slots[i] as number, keys[p] as number, slots[p] as number)) break;
+          const tk = keys[i] as number;
+          const ts = slots[i] as number;
+          keys[i] = keys[p] as number;
+          slots[i] = slots[p] as number;
+          keys[p] = tk;
+          slots[p] = ts;
           i = p;
         }
         return;
       }
-      if (k === 0 || compare(s, heap[0] as number) >= 0) return;
-      heap[0] = s;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(l, m)) m = l;
-        if (r < heap.length && worse(r, m)) m = r;
-        if (m === i) break;
-        swap(i, m);
-        i = m;
-      }
+      if (k === 0 || worse(key, s, keys[0] as number, slots[0] as number)) return;
+      keys[0] = key;
+      slots[0] = s;
+      siftDown(0);
     },
-    sorted: () => [...heap].sort(compare),
+    /** Kept slots, best first. */
+    sorted(): number[] {
+      const order = Array.from({ length: size }, (_, i) => i);
+      order.sort((a, b) =>
+        worse(keys[a] as number, slots[a] as number, keys[b] as number, slots[b] as number) ? 1 : -1,
+      );
+      return order.map((i) => slots[i] as number);
+    },
   };
 }
 
@@ -393,7 +400,8 @@ export async function searchAds(
   const pageSize = options.pageSize ?? RESULTS_PAGE_SIZE;
   const page = options.page ?? 1;
   const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now);
-  const best = topK(page * pageSize, comparator(index, q.sort, text?.scores ?? null));
+  const best = topK(page * pageSize, index.id);
+  const keyOf = sortKey(index, q.sort, text?.scores ?? null);
   const wantFacets = options.facets !== false;
   const cityCounts = new Uint32Array(catalogue.citySpan);
   const areaCounts = new Uint32Array(catalogue.areaSpan);
@@ -415,7 +423,7 @@ export async function searchAds(
     if (areaId !== null && area !== areaId) return;
     total++;
     categoryCounts[categoryOf[s] as number]++;
-    best.offer(s);
+    best.offer(s, keyOf(s));
   });
   const slots = best.sorted().slice((page - 1) * pageSize);
   const ids = slots.map((s) => index.id[s] as number);
