@@ -301,7 +301,7 @@ function sortKey(index: AdIndex, sort: SearchSort, scores: Map<number, number> |
   const { bumped, priceLyd, id } = index;
   const priced = (dir: number) => (s: number) => {
     const p = priceLyd[s] as number;
-    return p === p ? p * dir : Number.NEGATIVE_INFINITY;
+    return Number.isNaN(p) ? Number.NEGATIVE_INFINITY : p * dir;
   };
   if (sort === 'price-asc') return priced(-1);
   if (sort === 'price-desc') return priced(1);
