@@ -265,6 +265,12 @@ export async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
   );
 }
 
+/** The card of one published ad (the map's preview); null when there is no such published ad. */
+export async function publishedCard(db: DB, id: number): Promise<AdCard | null> {
+  const rows = await publishedCards(db).where('ads.id', '=', id).execute();
+  return (await cardsOf(db, rows))[0] ?? null;
+}
+
 async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
   const ids = rows.map((r) => r.id);
   const [cover, attributes] = await Promise.all([coverUrls(db, ids), cardAttributes(db, ids)]);

@@ -6,8 +6,11 @@ import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/
 import { i18nFor } from '../../app/i18n/resources.server.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
+import { publishedCard } from '../domain/ad-view.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
+import { parseViewport, searchMap } from '../domain/search/map.ts';
+import { resolveQuery, searchEngine } from '../domain/search/service.ts';
 import { adImagesRouter } from './ad-images.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
@@ -69,6 +72,27 @@ export function apiRouter(services: AppServices): Router {
 
   router.get('/cities', async (_req, res) => {
     res.json({ data: await catalog.listCities(db) });
+  });
+
+  // The map of search results (/posts/map): the query of /posts plus the viewport, as clusters and
+  // markers. The same for everyone (published ads only), so browsers and shared caches may keep it
+  // briefly while the map is panned back and forth.
+  router.get('/posts/map', async (req, res) => {
+    const params = new URL(req.originalUrl, 'http://x').searchParams;
+    const engine = searchEngine(services.database);
+    const resolved = resolveQuery(await engine.catalogue(), parseSearchQuery(params));
+    const map = await searchMap(services.database, resolved, parseViewport(params));
+    res.setHeader('Cache-Control', 'public, max-age=30');
+    res.json(map);
+  });
+
+  // One published ad's card (the map's marker preview).
+  router.get('/posts/:id/card', async (req, res) => {
+    const id = /^[1-9]\d{0,9}$/.test(req.params.id) ? Number(req.params.id) : 0;
+    const card = id > 0 && id <= 2_147_483_647 ? await publishedCard(db, id) : null;
+    if (!card) throw new NotFound('errors.not-found');
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    res.json({ data: card });
   });
 
   router.param('slug', (_req, _res, next, value) => {

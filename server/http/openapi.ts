@@ -195,6 +195,51 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      '/posts/map': {
+        get: {
+          summary: 'The ads of a search in a map viewport, clustered on the server',
+          description:
+            'Takes the query parameters of /posts (q, taxonomy, category, city, area, price_min, price_max, currency, photos, within, f.<key>…; malformed or unknown ones are ignored) plus the viewport. Ads are grouped in a grid of about 60-pixel cells in Web-Mercator at the zoom; a cell of one ad is a marker, and from zoom 16 a cell of at most 10 ads comes as their markers. At most 400 clusters and markers together (cells merge until they fit). Positions are approximate (never the owner’s pin). A text query considers its newest 10 000 matches (`exact` is false beyond). Cacheable for 30 seconds.',
+          parameters: [
+            {
+              name: 'bbox',
+              in: 'query',
+              description: 'south,west,north,east in degrees; missing or invalid: Libya (19.5,9.3,33.2,25.2)',
+              schema: { type: 'string', example: '30.5,11,33.5,16' },
+            },
+            {
+              name: 'zoom',
+              in: 'query',
+              description:
+                'Map zoom 0–19 (rounded, clamped); missing: the zoom that shows the bbox about 1 000 px wide',
+              schema: { type: 'number' },
+            },
+            { name: 'q', in: 'query', schema: { type: 'string', maxLength: 100 } },
+            { name: 'category', in: 'query', schema: { type: 'string' } },
+            { name: 'city', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: {
+            200: { description: 'Clusters and markers', content: json({ $ref: '#/components/schemas/AdMap' }) },
+          },
+        },
+      },
+      '/posts/{id}/card': {
+        get: {
+          summary: 'The card of one published ad (photo, price, title, place), as lists and the map preview show it',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+          responses: {
+            200: {
+              description: 'The card',
+              content: json({
+                type: 'object',
+                required: ['data'],
+                properties: { data: { $ref: '#/components/schemas/AdCard' } },
+              }),
+            },
+            404: errorResponse('No published ad with this id'),
+          },
+        },
+      },
       '/ad-images': {
         post: {
           summary: 'Upload one ad photo (signed-in members), before or while the ad form is filled in',
@@ -332,6 +377,68 @@ export function openApiDocument(serverUrl: string) {
             owner: {
               type: 'object',
               properties: { type: { enum: ['taxonomy', 'category'] }, slug: { type: 'string' } },
+            },
+          },
+        },
+        AdMap: {
+          type: 'object',
+          required: ['clusters', 'markers', 'total', 'exact'],
+          properties: {
+            clusters: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['lat', 'lng', 'count', 'bounds'],
+                properties: {
+                  lat: { type: 'number', description: 'Mean position of its ads' },
+                  lng: { type: 'number' },
+                  count: { type: 'integer' },
+                  bounds: {
+                    type: 'array',
+                    items: { type: 'number' },
+                    minItems: 4,
+                    maxItems: 4,
+                    description: 'south, west, north, east of its ads',
+                  },
+                  ids: {
+                    type: 'array',
+                    items: { type: 'integer' },
+                    description: 'From zoom 16: up to 10 of its ads',
+                  },
+                },
+              },
+            },
+            markers: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'lat', 'lng'],
+                properties: { id: { type: 'integer' }, lat: { type: 'number' }, lng: { type: 'number' } },
+              },
+            },
+            total: { type: 'integer', description: 'Matching ads in the viewport' },
+            exact: { type: 'boolean', description: 'False when a very common word made `total` a lower bound' },
+          },
+        },
+        AdCard: {
+          type: 'object',
+          properties: {
+            id: { type: 'integer' },
+            slug: { type: 'string' },
+            title: { type: 'string' },
+            price: { type: ['number', 'null'] },
+            currency: { enum: ['LYD', 'USD'] },
+            price_type: { type: 'string' },
+            taxonomy_slug: { type: 'string' },
+            category_slug: { type: 'string' },
+            city: { type: 'object', properties: named },
+            area: { oneOf: [{ type: 'null' }, { type: 'object', properties: named }] },
+            photo: { oneOf: [{ type: 'null' }, variantUrls] },
+            bumped_at: { type: ['string', 'null'], format: 'date-time' },
+            featured: { type: 'boolean' },
+            attributes: {
+              type: 'array',
+              items: { type: 'object', properties: { ar: { type: 'string' }, en: { type: 'string' } } },
             },
           },
         },

@@ -1,0 +1,169 @@
+// The map's clustering (issue 5 §4) over an index built by hand: every ad in the viewport counted
+// once, the caps held at any zoom and density, markers for lone ads and close up, and a forgiving
+// reading of the viewport parameters.
+import { describe, expect, it } from 'vitest';
+import { AdIndex, type IndexRow, type ScanFilter } from '../../server/domain/search/ad-index.ts';
+import {
+  clusterAds,
+  EXPAND_UP_TO,
+  LIBYA_BBOX,
+  MAX_MAP_ITEMS,
+  type MapViewport,
+  parseViewport,
+} from '../../server/domain/search/map.ts';
+
+const NO_FILTER: ScanFilter = {
+  categories: null,
+  priceMin: null,
+  priceMax: null,
+  currency: 0,
+  photos: false,
+  since: 0,
+  attributes: [],
+  candidates: null,
+  bbox: null,
+};
+const ANYWHERE = { cityId: null, areaId: null };
+
+function row(id: number, lat: number, lng: number, over: Partial<IndexRow> = {}): IndexRow {
+  return {
+    id,
+    category: 1,
+    city: 1,
+    area: 0,
+    price: 1000,
+    currency: 0,
+    photos: false,
+    bumped: 0,
+    featuredUntil: 0,
+    lat,
+    lng,
+    ...over,
+  };
+}
+
+/** A small deterministic generator, so failures repeat. */
+function rng(seed: number) {
+  let x = seed;
+  return () => {
+    x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+const counted = (r: ReturnType<typeof clusterAds>) => r.clusters.reduce((n, c) => n + c.count, 0) + r.markers.length;
+
+describe('clusterAds', () => {
+  const index = new AdIndex();
+  const next = rng(7);
+  // 20 000 ads: most around Tripoli and Benghazi (dense), the rest anywhere in Libya.
+  for (let id = 1; id <= 20_000; id++) {
+    const r = next();
+    const [lat, lng] =
+      r < 0.5
+        ? [32.88 + (next() - 0.5) * 0.1, 13.19 + (next() - 0.5) * 0.1]
+        : r < 0.8
+          ? [32.11 + (next() - 0.5) * 0.1, 20.08 + (next() - 0.5) * 0.1]
+          : [20 + next() * 13, 10 + next() * 15];
+    index.put(row(id, lat, lng, { category: id % 2 === 0 ? 1 : 2, city: r < 0.5 ? 1 : 2 }));
+  }
+  // A lone ad in the desert, and three close together, away from the others.
+  index.put(row(30_001, 19.7, 24.9));
+  for (const [i, d] of [0, 0.0004, 0.0008].entries()) index.put(row(30_010 + i, 19.6 + d, 9.6 + d));
+
+  it('counts every ad of the viewport once, within the cap, at every zoom', () => {
+    for (const zoom of [0, 3, 5, 8, 11, 14, 16, 19]) {
+      const r = clusterAds(index, NO_FILTER, ANYWHERE, { bbox: LIBYA_BBOX, zoom });
+      expect(r.total, `zoom ${zoom}`).toBe(20_004);
+      expect(counted(r), `zoom ${zoom}`).toBe(r.total);
+      expect(r.clusters.length + r.markers.length, `zoom ${zoom}`).toBeLessThanOrEqual(MAX_MAP_ITEMS);
+    }
+  });
+
+  it('draws a cluster at the mean of its ads, with their bounds', () => {
+    const r = clusterAds(index, NO_FILTER, ANYWHERE, { bbox: [32.8, 13.1, 32.95, 13.3], zoom: 8 });
+    expect(r.clusters.length).toBeGreaterThanOrEqual(1);
+    expect(r.clusters.length).toBeLessThanOrEqual(4);
+    const mean = (k: 'lat' | 'lng') => r.clusters.reduce((sum, c) => sum + c[k] * c.count, 0) / r.total;
+    expect(mean('lat')).toBeCloseTo(32.88, 2);
+    expect(mean('lng')).toBeCloseTo(13.19, 2);
+    for (const c of r.clusters) {
+      const [s, w, n, e] = c.bounds;
+      expect(s).toBeLessThanOrEqual(c.lat);
+      expect(n).toBeGreaterThanOrEqual(c.lat);
+      expect(w).toBeLessThanOrEqual(c.lng);
+      expect(e).toBeGreaterThanOrEqual(c.lng);
+    }
+  });
+
+  it('shows a lone ad as its marker, and close up a few ads as theirs', () => {
+    const far: MapViewport = { bbox: [19.5, 24.5, 19.9, 25.2], zoom: 5 };
+    expect(clusterAds(index, NO_FILTER, ANYWHERE, far).markers).toEqual([{ id: 30_001, lat: 19.7, lng: 24.9 }]);
+    const three: MapViewport = { bbox: [19.59, 9.59, 19.61, 9.61], zoom: 12 };
+    expect(clusterAds(index, NO_FILTER, ANYWHERE, three).clusters.map((c) => c.count)).toEqual([3]);
+    const close = clusterAds(index, NO_FILTER, ANYWHERE, { ...three, zoom: 16 });
+    expect(close.clusters).toEqual([]);
+    expect(close.markers.map((m) => m.id).sort()).toEqual([30_010, 30_011, 30_012]);
+  });
+
+  it('keeps a dense spot as clusters close up, naming some of their ads', () => {
+    const r = clusterAds(index, NO_FILTER, ANYWHERE, { bbox: [32.87, 13.18, 32.89, 13.2], zoom: 19 });
+    expect(counted(r)).toBe(r.total);
+    for (const c of r.clusters) {
+      expect(c.count).toBeGreaterThan(1);
+      expect(c.ids?.length).toBe(Math.min(c.count, EXPAND_UP_TO));
+    }
+  });
+
+  it('applies the filter and the city', () => {
+    const all = clusterAds(index, NO_FILTER, ANYWHERE, { bbox: LIBYA_BBOX, zoom: 6 }).total;
+    const categories = new Uint8Array(3);
+    categories[2] = 1;
+    const odd = clusterAds(index, { ...NO_FILTER, categories }, ANYWHERE, { bbox: LIBYA_BBOX, zoom: 6 });
+    expect(odd.total).toBeGreaterThan(0);
+    expect(odd.total).toBeLessThan(all);
+    const tripoli = clusterAds(index, NO_FILTER, { cityId: 1, areaId: null }, { bbox: LIBYA_BBOX, zoom: 6 });
+    expect(tripoli.total).toBeGreaterThan(9000);
+    expect(tripoli.total).toBeLessThan(11_000);
+    const text = clusterAds(index, { ...NO_FILTER, candidates: [30_001, 5, 999_999] }, ANYWHERE, {
+      bbox: LIBYA_BBOX,
+      zoom: 6,
+    });
+    expect(text.total).toBe(2);
+  });
+
+  it('follows ads added after the first map (positions computed once per slot)', () => {
+    const small = new AdIndex();
+    small.put(row(1, 30, 15));
+    const view = { bbox: LIBYA_BBOX, zoom: 5 };
+    expect(clusterAds(small, NO_FILTER, ANYWHERE, view).total).toBe(1);
+    for (let id = 2; id <= 3000; id++) small.put(row(id, 20 + (id % 13), 10 + (id % 15)));
+    small.remove(1);
+    const r = clusterAds(small, NO_FILTER, ANYWHERE, view);
+    expect(r.total).toBe(2999);
+    expect(counted(r)).toBe(2999);
+  });
+});
+
+describe('parseViewport', () => {
+  const parse = (s: string) => parseViewport(new URLSearchParams(s));
+
+  it('reads bbox and zoom', () => {
+    expect(parse('bbox=32.1,12.5,33.2,14&zoom=9')).toEqual({ bbox: [32.1, 12.5, 33.2, 14], zoom: 9 });
+    expect(parse('bbox=33.2,12.5,32.1,14&zoom=9.6').bbox).toEqual([32.1, 12.5, 33.2, 14]);
+    expect(parse('bbox=32.1,12.5,33.2,14&zoom=9.6').zoom).toBe(10);
+  });
+
+  it('falls back to Libya and clamps instead of failing', () => {
+    for (const bad of ['', 'bbox=', 'bbox=1,2,3', 'bbox=a,b,c,d', 'bbox=1,2,3,4,5', 'bbox=1,,3,4', 'bbox=10,20,30,5']) {
+      expect(parse(`${bad}&zoom=6`).bbox, bad).toEqual(LIBYA_BBOX);
+    }
+    expect(parse('bbox=-100,-500,100,500&zoom=3').bbox).toEqual([-85.05112878, -180, 85.05112878, 180]);
+    expect(parse('zoom=99').zoom).toBe(19);
+    expect(parse('zoom=-4').zoom).toBe(0);
+    // No zoom: the one that shows the bbox about a thousand pixels wide.
+    expect(parse('zoom=x').zoom).toBe(parse('').zoom);
+    expect(parse('').zoom).toBeGreaterThanOrEqual(5);
+    expect(parse('').zoom).toBeLessThanOrEqual(6);
+  });
+});
