@@ -76,15 +76,12 @@ export function LocationMap({
     if (!leaflet || !el) return;
     const map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: true });
     leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 }).addTo(map);
-    const circle = leaflet
-      .circle([location.lat, location.lng], {
-        radius: location.radius,
-        className: classes.area,
-        fillOpacity: 0.15,
-        weight: 2,
-      })
+    // The view first: a layer added to a map without one waits, and its bounds are not known yet.
+    const centre = leaflet.latLng(location.lat, location.lng);
+    map.fitBounds(centre.toBounds(location.radius * 2), { padding: [16, 16] });
+    leaflet
+      .circle(centre, { radius: location.radius, className: classes.area, fillOpacity: 0.15, weight: 2 })
       .addTo(map);
-    map.fitBounds(circle.getBounds(), { padding: [16, 16] });
     return () => {
       map.remove();
     };
