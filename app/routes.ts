@@ -37,6 +37,8 @@ function pages(l: Locale): RouteConfigEntry[] {
       }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
+      // Before `:taxonomy/:category`, whose first segment could read "posts".
+      route('posts/map', 'routes/search/posts-map.tsx', { id: id('posts.map') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),
       route(':taxonomy/:category', 'routes/catalog/category.tsx', { id: id('category') }),
       route(':taxonomy/:category/:ad', 'routes/ads/ad-page.tsx', { id: id('ad') }),

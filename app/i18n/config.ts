@@ -18,6 +18,7 @@ export const namespaces = [
   'validation',
   'admin',
   'search',
+  'map',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 

@@ -4,6 +4,7 @@
 // nobody else uses, a word nobody else writes).
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { member, type PlacedTestAd, placeToyota, publish } from '../support/ads.ts';
+import { browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
 
 const base = inject('baseUrl');
@@ -131,5 +132,24 @@ describe('the map API', () => {
     expect(doc.paths['/posts/map'].get).toBeDefined();
     expect(doc.paths['/posts/{id}/card'].get).toBeDefined();
     expect(doc.components.schemas.AdMap).toBeDefined();
+  });
+});
+
+describe('the map page', () => {
+  it('answers in both languages with the filters of the query', async () => {
+    const ar = await browser().get('/posts/map?category=cars&city=tripoli');
+    expect(ar.status).toBe(200);
+    const html = await ar.text();
+    expect(html).toContain('الإعلانات على الخريطة');
+    expect(html).toContain('href="/posts?category=cars&amp;city=tripoli"');
+    const en = await (await browser().get('/en/posts/map?q=corolla&f.nothing=1')).text();
+    expect(en).toContain('Ads on the map');
+    expect(en).toContain('href="/en/posts?q=corolla"');
+  });
+
+  it('turns the form sent without JavaScript into the canonical address', async () => {
+    const res = await browser().get('/en/posts/map?q=corolla&scope=category%3Atoyota&city=tripoli&view=1,2,3');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/en/posts/map?q=corolla&category=toyota&city=tripoli');
   });
 });

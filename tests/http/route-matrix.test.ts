@@ -79,6 +79,8 @@ const PAGES: [string, Record<Role, Expect>][] = [
   ['/contact', all(200)],
   ['/motors', all(200)],
   ['/en/motors/cars', all(200)],
+  ['/posts/map', all(200)],
+  ['/en/posts/map?category=cars&city=tripoli', all(200)],
   ['/login', guest('/login')],
   ['/en/login', guest('/en/login')],
   ['/register', guest('/register')],
@@ -170,6 +172,8 @@ const API: [string, Record<Role, Expect>][] = [
   ['/api/cities', all(200)],
   ['/api/categories/cars/children', all(200)],
   ['/api/openapi.json', all(200)],
+  ['/api/posts/map?bbox=30,10,34,16&zoom=7', all(200)],
+  ['/api/posts/999999999/card', all(404)],
 ];
 
 describe.each([...PAGES, ...API])('%s', (route, expected) => {

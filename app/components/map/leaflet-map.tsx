@@ -9,15 +9,15 @@ import classes from './map.module.css';
 // so it is loaded in the browser only, when a map is about to be seen; the server renders the map's
 // box and its text alternative.
 
-type Leaflet = typeof import('leaflet');
+export type Leaflet = typeof import('leaflet');
 
 /** Tripoli (PRODUCT.md §2): where a map with nothing to show opens. */
 export const DEFAULT_CENTRE = { lat: 32.8872, lng: 13.1913 } as const;
 /** Five decimals: about a metre, more than a pin needs. */
 const round = (v: number) => Math.round(v * 1e5) / 1e5;
-const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
+export const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
 
-function useTileUrl(): string {
+export function useTileUrl(): string {
   const root = useRouteLoaderData('root') as { mapTileUrl?: string } | undefined;
   return root?.mapTileUrl ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 }
@@ -26,7 +26,7 @@ function useTileUrl(): string {
  * Leaflet, once `ref`'s element is near the viewport (maps low on a page cost nothing until
  * scrolled to); null until then.
  */
-function useLeafletWhenVisible(ref: React.RefObject<HTMLElement | null>): Leaflet | null {
+export function useLeafletWhenVisible(ref: React.RefObject<HTMLElement | null>): Leaflet | null {
   const [leaflet, setLeaflet] = useState<Leaflet | null>(null);
   useEffect(() => {
     const el = ref.current;
