@@ -142,14 +142,28 @@ describe('the map page', () => {
     const html = await ar.text();
     expect(html).toContain('الإعلانات على الخريطة');
     expect(html).toContain('href="/posts?category=cars&amp;city=tripoli"');
-    const en = await (await browser().get('/en/posts/map?q=corolla&f.nothing=1')).text();
+    const en = await (await browser().get('/en/posts/map?q=corolla')).text();
     expect(en).toContain('Ads on the map');
     expect(en).toContain('href="/en/posts?q=corolla"');
   });
 
-  it('turns the form sent without JavaScript into the canonical address', async () => {
-    const res = await browser().get('/en/posts/map?q=corolla&scope=category%3Atoyota&city=tripoli&view=1,2,3');
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/en/posts/map?q=corolla&category=toyota&city=tripoli');
+  it('moves to the canonical address, keeping where the map looks', async () => {
+    const moved = async (path: string) => {
+      const res = await browser().get(path);
+      expect(res.status, path).toBe(302);
+      return res.headers.get('location');
+    };
+    // The filters form sent without JavaScript.
+    expect(await moved('/en/posts/map?q=corolla&scope=category%3Atoyota&city=tripoli')).toBe(
+      '/en/posts/map?q=corolla&category=toyota&city=tripoli',
+    );
+    expect(await moved('/posts/map?city=tripoli&q=corolla&view=32.9,13.2,9&page=2')).toBe(
+      '/posts/map?q=corolla&city=tripoli&view=32.9,13.2,9',
+    );
+    expect(await moved('/en/posts/map?category=no-such&view=nonsense')).toBe('/en/posts/map');
+    const canonical = await browser().get('/en/posts/map?category=cars&view=32.88720,13.19130,8');
+    expect(canonical.status).toBe(200);
+    expect(await canonical.text()).toContain('<meta name="robots" content="noindex"');
+    expect(await (await browser().get('/en/posts/map')).text()).not.toContain('<meta name="robots"');
   });
 });

@@ -49,21 +49,32 @@ const MAX_ZOOM = 18;
 const MIN_ZOOM = 4;
 const CITY_ZOOM = 11;
 
+/** `view=lat,lng,zoom` as the page writes it, or null. */
+const VIEW = /^-?\d{1,2}(\.\d{1,6})?,-?\d{1,3}(\.\d{1,6})?,\d{1,2}$/;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const locale = localeOf(request);
+  const params = new URLSearchParams(url.search);
   // The filters form sent without JavaScript: its one "scope" select becomes taxonomy or category.
-  const scope = url.searchParams.get('scope');
+  const scope = params.get('scope');
   if (scope !== null) {
-    const params = new URLSearchParams(url.searchParams);
-    for (const name of ['scope', 'taxonomy', 'category', 'view']) params.delete(name);
+    for (const name of ['scope', 'taxonomy', 'category']) params.delete(name);
     const m = /^(taxonomy|category):(.+)$/.exec(scope);
     if (m) params.set(m[1] as string, m[2] as string);
-    throw redirect(localizePath('/posts/map', locale) + searchString(parseSearchQuery(params)));
   }
   const engine = searchEngine(services(context).database);
   const catalogue = await engine.catalogue();
-  const resolved = resolveQuery(catalogue, parseSearchQuery(url.searchParams));
+  const resolved = resolveQuery(catalogue, parseSearchQuery(params));
+  // One address per query, as on the list (what the catalogue does not know is dropped), with
+  // where the map looks kept at the end.
+  const view = params.get('view');
+  const canonical = new URLSearchParams(searchString(resolved.query));
+  if (view !== null && VIEW.test(view)) canonical.set('view', view);
+  if (canonical.toString() !== new URLSearchParams(url.search).toString()) {
+    const search = canonical.toString().replaceAll('%2C', ',');
+    throw redirect(localizePath('/posts/map', locale) + (search ? `?${search}` : ''));
+  }
   const city = resolved.cityId === null ? null : (catalogue.cityById.get(resolved.cityId) ?? null);
   const named = (r: { slug: string; name_ar: string; name_en: string }) => ({
     slug: r.slug,
@@ -87,7 +98,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         categories: categoriesOf(catalogue.topLevel.get(x.id) ?? [], 0),
       })),
       cities: catalogue.cities.map(named),
-      meta: { title: t('map:title'), description: t('map:description') },
+      // Only the map of everything is worth a search engine's time.
+      meta: { title: t('map:title'), description: t('map:description'), noindex: searchString(resolved.query) !== '' },
     },
     // What the page shows comes from the catalogue only; the ads come from the API.
     { headers: pageCacheHeaders(signedIn, []) },
