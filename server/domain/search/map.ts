@@ -166,6 +166,109 @@ function pixelsOf(index: AdIndex) {
   return entry;
 }
 
+/**
+ * The map of everything (no filter), counted ahead: every published ad in a cell of CELL_PX pixels
+ * at PRECOUNT_ZOOM over Libya, kept in step with the index by comparing each slot's liveness with
+ * what was counted (a pass over a byte per slot, only when the index changed). A map of everything
+ * up to PRECOUNT_UP_TO adds these cells up instead of visiting every ad: the common first view of
+ * the map, and the most expensive one to scan. A precounted cell lies wholly inside a cell of the
+ * map's grid; one cut by the viewport's edge counts whole (its ads are at most CELL_PX pixels at
+ * PRECOUNT_ZOOM outside the view: 8 screen pixels at PRECOUNT_UP_TO).
+ */
+const PRECOUNT_ZOOM = 12;
+const PRECOUNT_UP_TO = 9;
+const PRECOUNT_SHIFT = WORLD_BITS - (PRECOUNT_ZOOM + 8) + CELL_BITS;
+
+interface Precount {
+  /** Global cell numbers of the grid's corner, its size. */
+  gx0: number;
+  gy0: number;
+  cols: number;
+  rows: number;
+  count: Uint32Array;
+  sumX: Float64Array;
+  sumY: Float64Array;
+  /** The XOR of the slots counted in the cell: the slot itself when it holds one ad. */
+  xor: Int32Array;
+  /** Per slot: 1 when counted (in a cell, or outside the grid). */
+  counted: Uint8Array;
+  /** Live ads outside the grid (none in practice: pins and places are in Libya). */
+  outside: number;
+  /** The index's size and live count when last brought in step. */
+  size: number;
+  live: number;
+}
+const precounts = new WeakMap<AdIndex, Precount>();
+
+function precountOf(index: AdIndex, xs: Uint32Array, ys: Uint32Array): Precount {
+  let p = precounts.get(index);
+  if (!p) {
+    const [south, west, north, east] = LIBYA_BBOX;
+    const gx0 = worldX(west - 1) >>> PRECOUNT_SHIFT;
+    const gy0 = worldY(north + 1) >>> PRECOUNT_SHIFT;
+    const cols = (worldX(east + 1) >>> PRECOUNT_SHIFT) - gx0 + 1;
+    const rows = (worldY(south - 1) >>> PRECOUNT_SHIFT) - gy0 + 1;
+    const n = cols * rows;
+    p = {
+      gx0,
+      gy0,
+      cols,
+      rows,
+      count: new Uint32Array(n),
+      sumX: new Float64Array(n),
+      sumY: new Float64Array(n),
+      xor: new Int32Array(n),
+      counted: new Uint8Array(Math.max(1024, index.size)),
+      outside: 0,
+      size: 0,
+      live: 0,
+    };
+    precounts.set(index, p);
+  }
+  if (p.size === index.size && p.live === index.live) return p;
+  if (p.counted.length < index.size) {
+    const grown = new Uint8Array(Math.max(index.size, p.counted.length * 2));
+    grown.set(p.counted);
+    p.counted = grown;
+  }
+  const { alive } = index;
+  const { counted, count, sumX, sumY, xor, gx0, gy0, cols, rows } = p;
+  for (let s = 0, n = index.size; s < n; s++) {
+    const a = alive[s] as number;
+    if (a === counted[s]) continue;
+    counted[s] = a;
+    const x = xs[s] as number;
+    const y = ys[s] as number;
+    const cx = (x >>> PRECOUNT_SHIFT) - gx0;
+    const cy = (y >>> PRECOUNT_SHIFT) - gy0;
+    const sign = a === 1 ? 1 : -1;
+    if (cx < 0 || cy < 0 || cx >= cols || cy >= rows) {
+      p.outside += sign;
+      continue;
+    }
+    const c = cy * cols + cx;
+    count[c] += sign;
+    sumX[c] += sign * x;
+    sumY[c] += sign * y;
+    xor[c] ^= s;
+  }
+  p.size = index.size;
+  p.live = index.live;
+  return p;
+}
+
+/** Whether a filter lets every published ad through (the map of everything). */
+const unfiltered = (f: ScanFilter, place: { cityId: number | null; areaId: number | null }) =>
+  f.categories === null &&
+  f.priceMin === null &&
+  f.priceMax === null &&
+  !f.photos &&
+  f.since === 0 &&
+  f.attributes.length === 0 &&
+  f.candidates === null &&
+  place.cityId === null &&
+  place.areaId === null;
+
 interface Cell {
   gx: number;
   gy: number;
@@ -178,6 +281,56 @@ interface Cell {
   maxY: number;
   /** Some of its slots (all of them when count ≤ their number). */
   slots: number[];
+}
+
+/**
+ * Counts the ads that pass `filter`, the query's city and area and the viewport into the map's
+ * grid: one pass of the index. `everywhere`: the viewport holds every ad (no position test).
+ */
+function scanInto(
+  index: AdIndex,
+  filter: ScanFilter,
+  place: { cityId: number | null; areaId: number | null },
+  bbox: Bbox,
+  everywhere: boolean,
+  g: {
+    xs: Uint32Array;
+    ys: Uint32Array;
+    shift: number;
+    gx0: number;
+    gy0: number;
+    cols: number;
+    keep: number;
+    count: Uint32Array;
+    sumX: Float64Array;
+    sumY: Float64Array;
+    minX: Uint32Array;
+    minY: Uint32Array;
+    maxX: Uint32Array;
+    maxY: Uint32Array;
+    kept: Int32Array;
+  },
+) {
+  const { xs, ys, shift, gx0, gy0, cols, keep, count, sumX, sumY, minX, minY, maxX, maxY, kept } = g;
+  const { city, area } = index;
+  const { cityId, areaId } = place;
+  // The scan's bbox test keeps every pixel inside the grid: flooring keeps the order of positions.
+  index.scan({ ...filter, bbox: everywhere ? null : bbox }, (s) => {
+    if (cityId !== null && city[s] !== cityId) return;
+    if (areaId !== null && area[s] !== areaId) return;
+    const x = xs[s] as number;
+    const y = ys[s] as number;
+    const c = ((y >>> shift) - gy0) * cols + ((x >>> shift) - gx0);
+    const k = count[c] as number;
+    if (k < keep) kept[c * keep + k] = s;
+    count[c] = k + 1;
+    sumX[c] += x;
+    sumY[c] += y;
+    if (x < (minX[c] as number)) minX[c] = x;
+    if (x > (maxX[c] as number)) maxX[c] = x;
+    if (y < (minY[c] as number)) minY[c] = y;
+    if (y > (maxY[c] as number)) maxY[c] = y;
+  });
 }
 
 const round5 = (v: number) => Math.round(v * 1e5) / 1e5;
@@ -224,32 +377,69 @@ export function clusterAds(
   const maxY = new Uint32Array(n);
   const kept = new Int32Array(n * keep);
   const { xs, ys, extent } = pixelsOf(index);
-  // A viewport around every ad (Libya at a low zoom) needs no position test at all.
-  const everywhere = x0 <= extent.minX && x1 >= extent.maxX && y0 <= extent.minY && y1 >= extent.maxY;
-  const { city, area } = index;
-  const { cityId, areaId } = place;
-  // Constants for the visit below (closures read `let`s from their context on every call).
-  const by = shift;
-  const left = gx0;
-  const top = gy0;
-  const width = cols;
-  // The scan's bbox test keeps every pixel inside the grid: flooring keeps the order of positions.
-  index.scan({ ...filter, bbox: everywhere ? null : [south, west, north, east] }, (s) => {
-    if (cityId !== null && city[s] !== cityId) return;
-    if (areaId !== null && area[s] !== areaId) return;
-    const x = xs[s] as number;
-    const y = ys[s] as number;
-    const c = ((y >>> by) - top) * width + ((x >>> by) - left);
-    const k = count[c] as number;
-    if (k < keep) kept[c * keep + k] = s;
-    count[c] = k + 1;
-    sumX[c] += x;
-    sumY[c] += y;
-    if (x < (minX[c] as number)) minX[c] = x;
-    if (x > (maxX[c] as number)) maxX[c] = x;
-    if (y < (minY[c] as number)) minY[c] = y;
-    if (y > (maxY[c] as number)) maxY[c] = y;
-  });
+  const p = zoom <= PRECOUNT_UP_TO && unfiltered(filter, place) ? precountOf(index, xs, ys) : null;
+  const within =
+    p !== null &&
+    x0 >>> PRECOUNT_SHIFT >= p.gx0 &&
+    x1 >>> PRECOUNT_SHIFT < p.gx0 + p.cols &&
+    y0 >>> PRECOUNT_SHIFT >= p.gy0 &&
+    y1 >>> PRECOUNT_SHIFT < p.gy0 + p.rows;
+  if (p !== null && (p.outside === 0 || within)) {
+    // Add up the precounted cells the viewport touches (within the precount's grid, which holds
+    // every ad when none is outside it).
+    const k = shift - PRECOUNT_SHIFT;
+    const bx0 = Math.max(0, (x0 >>> PRECOUNT_SHIFT) - p.gx0);
+    const bx1 = Math.min(p.cols - 1, (x1 >>> PRECOUNT_SHIFT) - p.gx0);
+    const by0 = Math.max(0, (y0 >>> PRECOUNT_SHIFT) - p.gy0);
+    const by1 = Math.min(p.rows - 1, (y1 >>> PRECOUNT_SHIFT) - p.gy0);
+    const side = 2 ** PRECOUNT_SHIFT;
+    for (let by = by0; by <= by1; by++) {
+      const gy = p.gy0 + by;
+      const top = gy * side;
+      const row = ((gy >>> k) - gy0) * cols;
+      for (let bx = bx0, b = by * p.cols + bx0; bx <= bx1; bx++, b++) {
+        const m = p.count[b] as number;
+        if (m === 0) continue;
+        const gx = p.gx0 + bx;
+        const left = gx * side;
+        const c = row + ((gx >>> k) - gx0);
+        const before = count[c] as number;
+        if (before === 0 && m === 1) kept[c * keep] = p.xor[b] as number;
+        count[c] = before + m;
+        sumX[c] += p.sumX[b] as number;
+        sumY[c] += p.sumY[b] as number;
+        if (left < (minX[c] as number)) minX[c] = left;
+        if (left + side - 1 > (maxX[c] as number)) maxX[c] = left + side - 1;
+        if (top < (minY[c] as number)) minY[c] = top;
+        if (top + side - 1 > (maxY[c] as number)) maxY[c] = top + side - 1;
+      }
+    }
+  } else {
+    scanInto(
+      index,
+      filter,
+      place,
+      bbox,
+      x0 <= extent.minX && x1 >= extent.maxX && y0 <= extent.minY && y1 >= extent.maxY,
+      {
+        xs,
+        ys,
+        shift,
+        gx0,
+        gy0,
+        cols,
+        keep,
+        count,
+        sumX,
+        sumY,
+        minX,
+        minY,
+        maxX,
+        maxY,
+        kept,
+      },
+    );
+  }
   let total = 0;
   let cells: Cell[] = [];
   for (let c = 0; c < n; c++) {
