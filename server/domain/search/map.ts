@@ -124,6 +124,21 @@ interface Pixels {
   ys: Uint32Array;
   done: number;
   extent: { minX: number; minY: number; maxX: number; maxY: number };
+  /** [south, west, north, east] around the slots of each city and area, by id (a city's ads seen from afar). */
+  cities: Map<number, Bbox>;
+  areas: Map<number, Bbox>;
+}
+
+/** Grows `box` (in place) to hold a point. */
+function stretch(boxes: Map<number, Bbox>, id: number, lat: number, lng: number) {
+  const box = boxes.get(id);
+  if (!box) boxes.set(id, [lat, lng, lat, lng]);
+  else {
+    if (lat < box[0]) box[0] = lat;
+    if (lng < box[1]) box[1] = lng;
+    if (lat > box[2]) box[2] = lat;
+    if (lng > box[3]) box[3] = lng;
+  }
 }
 const pixels = new WeakMap<AdIndex, Pixels>();
 
@@ -136,6 +151,8 @@ function pixelsOf(index: AdIndex) {
       ys: new Uint32Array(n),
       done: 0,
       extent: { minX: WORLD, minY: WORLD, maxX: 0, maxY: 0 },
+      cities: new Map(),
+      areas: new Map(),
     };
     pixels.set(index, entry);
   }
@@ -149,11 +166,15 @@ function pixelsOf(index: AdIndex) {
       entry.xs = xs;
       entry.ys = ys;
     }
-    const { lat, lng } = index;
-    const { xs, ys, extent } = entry;
+    const { lat, lng, city, area } = index;
+    const { xs, ys, extent, cities, areas } = entry;
     for (let s = entry.done; s < index.size; s++) {
-      const x = worldX(lng[s] as number);
-      const y = worldY(lat[s] as number);
+      const la = lat[s] as number;
+      const ln = lng[s] as number;
+      stretch(cities, city[s] as number, la, ln);
+      stretch(areas, area[s] as number, la, ln);
+      const x = worldX(ln);
+      const y = worldY(la);
       xs[s] = x;
       ys[s] = y;
       if (x < extent.minX) extent.minX = x;
@@ -284,15 +305,14 @@ interface Cell {
 }
 
 /**
- * Counts the ads that pass `filter`, the query's city and area and the viewport into the map's
- * grid: one pass of the index. `everywhere`: the viewport holds every ad (no position test).
+ * Counts the ads that pass `filter`, the query's city and area and `bbox` (null: no position test)
+ * into the map's grid: one pass of the index. `bbox` must lie within the grid.
  */
 function scanInto(
   index: AdIndex,
   filter: ScanFilter,
   place: { cityId: number | null; areaId: number | null },
-  bbox: Bbox,
-  everywhere: boolean,
+  bbox: Bbox | null,
   g: {
     xs: Uint32Array;
     ys: Uint32Array;
@@ -315,7 +335,7 @@ function scanInto(
   const { city, area } = index;
   const { cityId, areaId } = place;
   // The scan's bbox test keeps every pixel inside the grid: flooring keeps the order of positions.
-  index.scan({ ...filter, bbox: everywhere ? null : bbox }, (s) => {
+  index.scan({ ...filter, bbox }, (s) => {
     if (cityId !== null && city[s] !== cityId) return;
     if (areaId !== null && area[s] !== areaId) return;
     const x = xs[s] as number;
@@ -376,7 +396,7 @@ export function clusterAds(
   const maxX = new Uint32Array(n);
   const maxY = new Uint32Array(n);
   const kept = new Int32Array(n * keep);
-  const { xs, ys, extent } = pixelsOf(index);
+  const { xs, ys, extent, cities, areas } = pixelsOf(index);
   const p = zoom <= PRECOUNT_UP_TO && unfiltered(filter, place) ? precountOf(index, xs, ys) : null;
   const within =
     p !== null &&
@@ -415,30 +435,26 @@ export function clusterAds(
       }
     }
   } else {
-    scanInto(
-      index,
-      filter,
-      place,
-      bbox,
-      x0 <= extent.minX && x1 >= extent.maxX && y0 <= extent.minY && y1 >= extent.maxY,
-      {
-        xs,
-        ys,
-        shift,
-        gx0,
-        gy0,
-        cols,
-        keep,
-        count,
-        sumX,
-        sumY,
-        minX,
-        minY,
-        maxX,
-        maxY,
-        kept,
-      },
-    );
+    // A city's (or area's) ads lie within its box: the scan's position test then leaves the other
+    // places' ads out before they cost a visit.
+    let box: Bbox | null = bbox;
+    for (const [id, boxes] of [
+      [place.cityId, cities],
+      [place.areaId, areas],
+    ] as const) {
+      if (id === null || box === null) continue;
+      const own = boxes.get(id);
+      box = own
+        ? [Math.max(box[0], own[0]), Math.max(box[1], own[1]), Math.min(box[2], own[2]), Math.min(box[3], own[3])]
+        : null;
+      if (box && (box[0] > box[2] || box[1] > box[3])) box = null;
+    }
+    // A viewport around every ad (Libya at a low zoom) needs no position test at all.
+    const everywhere = box === bbox && x0 <= extent.minX && x1 >= extent.maxX && y0 <= extent.minY && y1 >= extent.maxY;
+    if (box !== null) {
+      const grid = { xs, ys, shift, gx0, gy0, cols, keep, count, sumX, sumY, minX, minY, maxX, maxY, kept };
+      scanInto(index, filter, place, everywhere ? null : box, grid);
+    }
   }
   let total = 0;
   let cells: Cell[] = [];
