@@ -8,7 +8,7 @@ test('home in Arabic is right-to-left with the catalogue @phone', async ({ page 
   await expect(page).toHaveTitle('الرئيسية | سوق — إعلانات مبوبة في ليبيا');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: /سيارات|المركبات/ }).first()).toBeVisible();
-  await expect(page.getByRole('link', { name: 'طرابلس' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'طرابلس', exact: true })).toBeVisible();
   await expectAccessible(page);
 });
 
