@@ -26,7 +26,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   fullyParallel: false,
   workers: 1,
