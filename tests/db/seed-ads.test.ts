@@ -10,7 +10,7 @@ import { adFormSchema } from '~/lib/validation/ads.ts';
 import { DEMO_SELLERS, seedBulkAds, seedDemoAds } from '../../server/db/seed/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { matchAdText } from '../../server/db/text-search.ts';
-import { toBool, toNumber } from '../../server/db/values.ts';
+import { toBool, toJson, toNumber } from '../../server/db/values.ts';
 import { ACTIVE_STATUSES, AD_RULES, recountTaxonomy, recountUserAds } from '../../server/domain/ads.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { adSearchRow, indexAdText } from '../../server/domain/search/text-index.ts';
@@ -236,11 +236,16 @@ describe.each(dialects)('demo and bulk ads on %s', (dialect) => {
 
 describe.each(dialects)('a bulk load on %s', (dialect) => {
   let t: TestDatabase;
+  let dir: string;
   beforeAll(async () => {
     t = await createTestDatabase(dialect);
     await seedCatalogue(t.db);
+    dir = mkdtempSync(path.join(tmpdir(), 'souq-seed-bulk-'));
   });
-  afterAll(() => t.drop());
+  afterAll(async () => {
+    await t.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Tables, indexes, constraints and triggers as the database's catalogue describes them. */
   const schema = async () =>
@@ -265,9 +270,15 @@ describe.each(dialects)('a bulk load on %s', (dialect) => {
   it('planned in a worker thread, leaves the schema as the migrations made it and every ad findable', async () => {
     const before = await schema();
     expect(before.length).toBeGreaterThan(20);
-    const report = await seedBulkAds(t, { count: 3000, chunk: 700, now, worker: true });
-    expect(report.ads).toBe(3000);
+    const storage = createLocalStorage(dir);
+    const report = await seedBulkAds(t, { count: 3000, chunk: 700, now, worker: true, storage });
+    expect(report).toMatchObject({ ads: 3000, photos: 3000 });
     expect(await schema()).toEqual(before);
+    // Each ad shows its taxonomy's shared photo.
+    const images = await t.db.selectFrom('ad_images').select(['key', 'variants']).execute();
+    expect(images).toHaveLength(3000);
+    expect(new Set(images.map((i) => i.key)).size).toBe(8);
+    expect(toJson<{ name: string }[]>(images[0].variants, []).map((v) => v.name)).toContain('thumb');
     if (dialect === 'sqlite') {
       // Tables and their rebuilt indexes agree, and so do the FTS5 index and its content table.
       expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(t.db)).rows).toEqual([

@@ -472,7 +472,7 @@ function car(d: Draft): Spec {
     ['', ''],
   ]);
   const title: Pair = [
-    `${model[0].startsWith(makeTitle[0]) ? '' : `${makeTitle[0]} `}${model[0]} ${year}${suffix[0]}`,
+    `${r.chance(0.35) ? 'سيارة ' : ''}${model[0].startsWith(makeTitle[0]) ? '' : `${makeTitle[0]} `}${model[0]} ${year}${suffix[0]}`,
     `${year} ${model[1].startsWith(makeTitle[1]) ? '' : `${makeTitle[1]} `}${model[1]}${suffix[1]}`,
   ];
   const lines: Pair[] = [
