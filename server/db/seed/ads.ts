@@ -952,12 +952,13 @@ async function* plannedInWorker(plan: BulkPlan, count: number, chunk: number): A
   }
 }
 
+/** Each step runs in the transaction it is given. */
 interface BulkWriter {
-  /** Sets the indexes (and SQLite's text-index triggers) aside. */
-  begin(): Promise<void>;
-  write(batch: Batch): Promise<void>;
+  /** Sets the indexes (and what else the dialect's writer sets aside) aside. */
+  begin(trx: Tx): Promise<void>;
+  write(trx: Tx, batch: Batch): Promise<void>;
   /** Puts back what `begin` set aside. */
-  end(): Promise<void>;
+  end(trx: Tx): Promise<void>;
 }
 
 /** The secondary indexes of the bulk tables (not primary keys nor constraints), with their definitions. */
@@ -983,23 +984,23 @@ async function secondaryIndexes(trx: Tx, dialect: DialectName): Promise<{ name: 
   return rows;
 }
 
-/** Drops `indexes` now and returns what creates them again, exactly as they were defined. */
+/** Drops the secondary indexes now and returns what creates them again, exactly as they were defined. */
 async function setIndexesAside(trx: Tx, dialect: DialectName) {
   const indexes = await secondaryIndexes(trx, dialect);
   for (const i of indexes) await sql`drop index ${sql.id(i.name)}`.execute(trx);
-  return async () => {
-    for (const i of indexes) await sql.raw(i.sql).execute(trx);
+  return async (later: Tx) => {
+    for (const i of indexes) await sql.raw(i.sql).execute(later);
   };
 }
 
 /** SQLite: prepared multi-row inserts (one SQL text per table and row count, compiled once). */
-function sqliteWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
+function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
   // Up to this many values per statement (SQLite allows 32 766 parameters).
   const PARAMS = 12_000;
   const texts = new Map<string, string>();
-  let restoreIndexes = async () => {};
+  let restoreIndexes = async (_: Tx) => {};
   let triggers: { name: string; sql: string }[] = [];
-  const insert = async (table: BulkTable, values: unknown[]) => {
+  const insert = async (trx: Tx, table: BulkTable, values: unknown[]) => {
     const columns = columnsOf(table);
     const width = columns.length;
     const per = Math.floor(PARAMS / width);
@@ -1017,7 +1018,7 @@ function sqliteWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
     }
   };
   return {
-    async begin() {
+    async begin(trx) {
       if (rebuildIndexes) restoreIndexes = await setIndexesAside(trx, 'sqlite');
       // The FTS5 triggers of migration 0008: each batch's text is indexed in one statement instead.
       triggers = (
@@ -1028,8 +1029,8 @@ function sqliteWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
       ).rows;
       for (const t of triggers) await sql`drop trigger ${sql.id(t.name)}`.execute(trx);
     },
-    async write(batch) {
-      for (const table of BULK_ORDER) await insert(table, batch[table]);
+    async write(trx, batch) {
+      for (const table of BULK_ORDER) await insert(trx, table, batch[table]);
       const ids = batch.ad_search;
       if (ids.length === 0) return;
       await sql`
@@ -1038,18 +1039,18 @@ function sqliteWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
         trx,
       );
     },
-    async end() {
+    async end(trx) {
       for (const t of triggers) await sql.raw(t.sql).execute(trx);
-      await restoreIndexes();
+      await restoreIndexes(trx);
     },
   };
 }
 
 /** PostgreSQL: one `insert … select from unnest(column arrays)` per table and chunk. */
-function postgresWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
-  let restoreIndexes = async () => {};
+function postgresWriter(rebuildIndexes: boolean): BulkWriter {
+  let restoreIndexes = async (_: Tx) => {};
   return {
-    async begin() {
+    async begin(trx) {
       // More memory to build the indexes again (this transaction only).
       await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
       if (!rebuildIndexes) return;
@@ -1064,16 +1065,16 @@ function postgresWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
           and t.relname in (${sql.join(BULK_ORDER)})
         order by c.oid`.execute(trx);
       for (const k of keys) await sql`alter table ${sql.id(k.table)} drop constraint ${sql.id(k.name)}`.execute(trx);
-      restoreIndexes = async () => {
-        await restore();
+      restoreIndexes = async (later) => {
+        await restore(later);
         for (const k of keys) {
           await sql`alter table ${sql.id(k.table)} add constraint ${sql.id(k.name)} ${sql.raw(k.definition)}`.execute(
-            trx,
+            later,
           );
         }
       };
     },
-    async write(batch) {
+    async write(trx, batch) {
       for (const table of BULK_ORDER) {
         const types = Object.values(BULK_TABLES[table]);
         const flat = batch[table];
@@ -1094,8 +1095,8 @@ function postgresWriter(trx: Tx, rebuildIndexes: boolean): BulkWriter {
         await trx.executeQuery(CompiledQuery.raw(text, columns));
       }
     },
-    async end() {
-      await restoreIndexes();
+    async end(trx) {
+      await restoreIndexes(trx);
       // Ids were given explicitly: move the identity past them.
       await sql`select setval(pg_get_serial_sequence('ads', 'id'), (select max(id) from ads))`.execute(trx);
     },
@@ -1165,36 +1166,68 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
   const statuses = statusList(r, options.count, BULK_MIX, false);
   const owners = new Set<string>();
   let photos = 0;
-  const restoreSettings = dialect === 'sqlite' ? await sqliteLoadSettings(db) : null;
-  try {
-    await db.transaction().execute(async (trx) => {
-      const writer = dialect === 'sqlite' ? sqliteWriter(trx, rebuildIndexes) : postgresWriter(trx, rebuildIndexes);
-      const first = await nextAdId(trx);
+  // Ctrl-C (or a stop signal) ends the load after the batch being written, keeping what it wrote.
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    options.log?.('Stopping after this batch…');
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const writer = dialect === 'sqlite' ? sqliteWriter(rebuildIndexes) : postgresWriter(rebuildIndexes);
+  let done = 0;
+  /** `each` runs a step in its transaction; with `restoreOnFailure`, `end` runs even if the load fails. */
+  const load = async (each: (step: (trx: Tx) => Promise<void>) => Promise<void>, restoreOnFailure: boolean) => {
+    let first = 0;
+    await each(async (trx) => {
+      first = await nextAdId(trx);
+      await writer.begin(trx);
+    });
+    let ended = false;
+    try {
       const plan: BulkPlan = { ctx: { catalogue, people, now, seed }, statuses, first, photos: shared };
-      await writer.begin();
       const batches = worker ? plannedInWorker(plan, options.count, chunk) : plannedHere(plan, options.count, chunk);
       // One batch is written while the next is planned (by the worker, or here while PostgreSQL
       // works on the previous one).
       let writing: Promise<void> = Promise.resolve();
-      let done = 0;
       const loading = performance.now();
       for await (const batch of batches) {
+        await writing;
+        if (interrupted) break;
         for (let i = 1; i < batch.ads.length; i += ADS_WIDTH) owners.add(batch.ads[i] as string);
         photos += batch.ad_images.length / IMAGES_WIDTH;
         done += batch.ads.length / ADS_WIDTH;
-        await writing;
         const progress = `${done} / ${options.count} ads`;
-        writing = writer.write(batch).then(() => options.log?.(progress));
+        writing = each((trx) => writer.write(trx, batch)).then(() => options.log?.(progress));
         // A failure is thrown where it is awaited, not reported as unhandled meanwhile.
         writing.catch(() => {});
       }
       await writing;
       options.log?.(`Rows written in ${seconds(loading)} s; indexes and constraints again…`);
       const indexing = performance.now();
-      await writer.end();
-      options.log?.(`… in ${seconds(indexing)} s; committing.`);
-    });
+      ended = true;
+      await each((trx) => writer.end(trx));
+      options.log?.(`… in ${seconds(indexing)} s.`);
+    } finally {
+      if (!ended && restoreOnFailure) await each((trx) => writer.end(trx));
+    }
+  };
+  const restoreSettings = dialect === 'sqlite' ? await sqliteLoadSettings(db) : null;
+  try {
+    if (dialect === 'postgres') {
+      // PostgreSQL: all in one transaction (others see none or all of it, and the schema never
+      // without its indexes and keys).
+      await db.transaction().execute((trx) => load((step) => step(trx), false));
+    } else {
+      // SQLite: a transaction per batch. One for the whole load would keep every page it wrote in
+      // the write-ahead log until the end, and reading them back from there slows it down more and
+      // more (a million ads never finished); the triggers and indexes are put back even if the load
+      // fails, but not if the process is killed outright.
+      await load((step) => db.transaction().execute(step), true);
+    }
   } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
     await restoreSettings?.();
   }
   const counting = performance.now();
@@ -1207,10 +1240,11 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
   // would otherwise walk a status index for "these 24 ids"; PostgreSQL's autovacuum is not instant).
   await sql`analyze`.execute(db);
   options.log?.(`Counters and planner statistics in ${seconds(counting)} s.`);
+  if (interrupted) options.log?.(`Interrupted: ${done} of ${options.count} ads added.`);
   const tally: Partial<Record<AdStatus, number>> = {};
-  for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
+  for (const s of statuses.slice(0, done)) tally[s] = (tally[s] ?? 0) + 1;
   return {
-    ads: options.count,
+    ads: done,
     photos,
     sellers: owners.size,
     statuses: tally,
