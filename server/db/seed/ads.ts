@@ -9,11 +9,12 @@
 //
 // Bulk: N ads for benchmarks (it always adds N), mostly published, with attribute values, status
 // history, text index rows and one shared photo per taxonomy, as fast as the database takes them:
-// one transaction, ads planned in a worker thread, indexes (and PostgreSQL's foreign keys) built
-// once at the end; see "bulk" below.
+// ads planned in a worker thread, indexes (and PostgreSQL's foreign keys) built once at the end;
+// see "bulk" below.
 //
 // Both end by recounting every taxonomy's categories and every seller's active ads.
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Insertable, sql, type Transaction } from 'kysely';
 import { AD_RULES, recountTaxonomy, recountUserAds, slugify, valueRows } from '../../domain/ads.ts';
@@ -729,17 +730,18 @@ export async function seedDemoAds(handle: Handle, options: DemoAdsOptions = {}):
 
 // ───────────────────────── bulk ─────────────────────────
 //
-// As fast as the database takes them, in one transaction (all of it is undone if anything fails):
+// As fast as the database takes them:
 // - a worker thread plans the ads (./bulk-worker.ts) while this one writes the previous batch;
 // - the ad tables' secondary indexes are dropped and, at the end, created again from their own
 //   definitions in the database's catalogue, so the schema ends exactly as the migrations made it:
 //   building an index once is several times cheaper than keeping it in order row by row. On
 //   PostgreSQL the foreign keys of these tables too (checked by one join each when added again,
 //   instead of one lookup per row and key);
-// - SQLite: multi-row inserts compiled once per shape, no fsync; the FTS5 triggers of migration
-//   0008 are set aside and each batch's text indexed by one statement, then put back;
-// - PostgreSQL: one `insert … select from unnest(column arrays)` per table and batch (its
-//   generated tsvector is computed as the rows go in; the GIN index is built at the end).
+// - SQLite: a transaction per batch, multi-row inserts compiled once per shape, no fsync; the
+//   FTS5 triggers of migration 0008 are set aside and each batch's text indexed by one statement;
+// - PostgreSQL: one transaction for everything (all of it undone if anything fails), one
+//   `insert … select from unnest(column arrays)` per table and batch (its generated tsvector is
+//   computed as the rows go in; the GIN index is built at the end).
 
 /** What the bulk load writes to each table: columns in row order, with their PostgreSQL types. */
 const BULK_TABLES = {
@@ -993,13 +995,52 @@ async function setIndexesAside(trx: Tx, dialect: DialectName) {
   };
 }
 
+interface SchemaObject {
+  type: 'index' | 'trigger';
+  name: string;
+  sql: string;
+}
+
+/** SQLite: where the indexes and triggers set aside by a load are written down (none in memory). */
+async function pendingFile(db: Tx): Promise<string | null> {
+  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  const file = rows.find((r) => r.name === 'main')?.file;
+  return file ? `${file}.bulk-load.json` : null;
+}
+
+/**
+ * SQLite: creates again what a bulk load killed before its end left out (the file it wrote down
+ * before dropping them). Returns how many it created.
+ */
+export async function restoreAfterBulkLoad(db: DB): Promise<number> {
+  const pending = await pendingFile(db);
+  if (!pending || !existsSync(pending)) return 0;
+  const objects = JSON.parse(readFileSync(pending, 'utf8')) as SchemaObject[];
+  const created: SchemaObject[] = [];
+  await db.transaction().execute(async (trx) => {
+    for (const o of objects) {
+      const exists = await sql`select 1 from sqlite_schema where type = ${o.type} and name = ${o.name}`.execute(trx);
+      if (exists.rows.length) continue;
+      await sql.raw(o.sql).execute(trx);
+      created.push(o);
+    }
+  });
+  // Text written without the triggers is not in the FTS5 index: index it all again.
+  if (created.some((o) => o.type === 'trigger')) {
+    await sql`insert into ad_search_fts(ad_search_fts) values ('rebuild')`.execute(db);
+  }
+  rmSync(pending, { force: true });
+  return created.length;
+}
+
 /** SQLite: prepared multi-row inserts (one SQL text per table and row count, compiled once). */
 function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
   // Up to this many values per statement (SQLite allows 32 766 parameters).
   const PARAMS = 12_000;
   const texts = new Map<string, string>();
-  let restoreIndexes = async (_: Tx) => {};
-  let triggers: { name: string; sql: string }[] = [];
+  /** Indexes and triggers dropped for the load, with what creates them again. */
+  let setAside: SchemaObject[] = [];
+  let pending: string | null = null;
   const insert = async (trx: Tx, table: BulkTable, values: unknown[]) => {
     const columns = columnsOf(table);
     const width = columns.length;
@@ -1019,15 +1060,19 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
   };
   return {
     async begin(trx) {
-      if (rebuildIndexes) restoreIndexes = await setIndexesAside(trx, 'sqlite');
       // The FTS5 triggers of migration 0008: each batch's text is indexed in one statement instead.
-      triggers = (
-        await sql<{ name: string; sql: string }>`
-          select name, sql from sqlite_schema where type = 'trigger' and tbl_name = 'ad_search' order by rowid`.execute(
+      setAside = (
+        await sql<SchemaObject>`
+          select type, name, sql from sqlite_schema where type = 'trigger' and tbl_name = 'ad_search' order by rowid`.execute(
           trx,
         )
       ).rows;
-      for (const t of triggers) await sql`drop trigger ${sql.id(t.name)}`.execute(trx);
+      if (rebuildIndexes)
+        setAside.push(...(await secondaryIndexes(trx, 'sqlite')).map((i) => ({ type: 'index' as const, ...i })));
+      // Written down beside the database until they are back, for a load killed outright.
+      pending = await pendingFile(trx);
+      if (pending) writeFileSync(pending, JSON.stringify(setAside));
+      for (const o of setAside) await sql`drop ${sql.raw(o.type)} ${sql.id(o.name)}`.execute(trx);
     },
     async write(trx, batch) {
       for (const table of BULK_ORDER) await insert(trx, table, batch[table]);
@@ -1040,8 +1085,8 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
       );
     },
     async end(trx) {
-      for (const t of triggers) await sql.raw(t.sql).execute(trx);
-      await restoreIndexes(trx);
+      for (const o of setAside) await sql.raw(o.sql).execute(trx);
+      if (pending) rmSync(pending, { force: true });
     },
   };
 }
@@ -1142,8 +1187,8 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
  * Adds `count` ads quickly, for benchmarks: mostly published, attribute values, status history and
  * text index included, one shared photo per taxonomy (`ads/bulk/<taxonomy>`, never deleted by
  * anything but this data). Sellers: the demo sellers plus one bulk seller per 200 ads (at most
- * 2000). All in one transaction: other connections see none or all of the ads, and the load holds
- * the database's write lock (SQLite) or the ad tables (PostgreSQL) until it ends.
+ * 2000). Not for a live site: on PostgreSQL one transaction holds the ad tables until it ends; on
+ * SQLite others see the ads arrive batch by batch, and the ad tables without their indexes.
  */
 export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Promise<SeedAdsReport> {
   const started = performance.now();
@@ -1153,6 +1198,10 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
   const chunk = options.chunk ?? 5000;
   const rebuildIndexes = options.rebuildIndexes ?? true;
   const worker = options.worker ?? options.count >= 20_000;
+  if (dialect === 'sqlite') {
+    const restored = await restoreAfterBulkLoad(db);
+    if (restored) options.log?.(`Created again ${restored} indexes and triggers an interrupted bulk load left out.`);
+  }
   const catalogue = await loadCatalogue(db);
   const people = await ensureSellers(db, catalogue, now, Math.min(2000, Math.ceil(options.count / 200)));
   const shared = new Map<string, StoredPhoto>();
