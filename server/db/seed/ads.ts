@@ -738,7 +738,7 @@ export async function seedDemoAds(handle: Handle, options: DemoAdsOptions = {}):
 //   PostgreSQL the foreign keys of these tables too (checked by one join each when added again,
 //   instead of one lookup per row and key);
 // - SQLite: a transaction per batch, multi-row inserts compiled once per shape, no fsync; the
-//   FTS5 triggers of migration 0008 are set aside and each batch's text indexed by one statement;
+//   FTS5 triggers of migration 0008 are set aside and the new text indexed by one statement at the end;
 // - PostgreSQL: one transaction for everything (all of it undone if anything fails), one
 //   `insert … select from unnest(column arrays)` per table and batch (its generated tsvector is
 //   computed as the rows go in; the GIN index is built at the end).
@@ -885,7 +885,6 @@ function addToBatch(batch: Batch, p: PlannedAd, photo: StoredPhoto | undefined) 
 
 const ADS_WIDTH = columnsOf('ads').length;
 const IMAGES_WIDTH = columnsOf('ad_images').length;
-const SEARCH_WIDTH = columnsOf('ad_search').length;
 
 /** What bulk batches are planned from (plain data: it can be sent to a worker thread). */
 export interface BulkPlan {
@@ -956,8 +955,8 @@ async function* plannedInWorker(plan: BulkPlan, count: number, chunk: number): A
 
 /** Each step runs in the transaction it is given. */
 interface BulkWriter {
-  /** Sets the indexes (and what else the dialect's writer sets aside) aside. */
-  begin(trx: Tx): Promise<void>;
+  /** Sets the indexes (and what else the dialect's writer sets aside) aside; `firstId` is the first new ad's. */
+  begin(trx: Tx, firstId: number): Promise<void>;
   write(trx: Tx, batch: Batch): Promise<void>;
   /** Puts back what `begin` set aside. */
   end(trx: Tx): Promise<void>;
@@ -1041,6 +1040,7 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
   /** Indexes and triggers dropped for the load, with what creates them again. */
   let setAside: SchemaObject[] = [];
   let pending: string | null = null;
+  let first = 0;
   const insert = async (trx: Tx, table: BulkTable, values: unknown[]) => {
     const columns = columnsOf(table);
     const width = columns.length;
@@ -1059,8 +1059,10 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
     }
   };
   return {
-    async begin(trx) {
-      // The FTS5 triggers of migration 0008: each batch's text is indexed in one statement instead.
+    async begin(trx, firstId) {
+      first = firstId;
+      // The FTS5 triggers of migration 0008: the new ads' text is indexed in one statement at the end
+      // (as the batches go in, the text index's merges slowed the load down more and more).
       setAside = (
         await sql<SchemaObject>`
           select type, name, sql from sqlite_schema where type = 'trigger' and tbl_name = 'ad_search' order by rowid`.execute(
@@ -1076,15 +1078,11 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
     },
     async write(trx, batch) {
       for (const table of BULK_ORDER) await insert(trx, table, batch[table]);
-      const ids = batch.ad_search;
-      if (ids.length === 0) return;
-      await sql`
-        insert into ad_search_fts(rowid, title, body)
-        select ad_id, title, body from ad_search where ad_id between ${ids[0]} and ${ids[ids.length - SEARCH_WIDTH]}`.execute(
-        trx,
-      );
     },
     async end(trx) {
+      await sql`
+        insert into ad_search_fts(rowid, title, body)
+        select ad_id, title, body from ad_search where ad_id >= ${first}`.execute(trx);
       for (const o of setAside) await sql.raw(o.sql).execute(trx);
       if (pending) rmSync(pending, { force: true });
     },
@@ -1230,7 +1228,7 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
     let first = 0;
     await each(async (trx) => {
       first = await nextAdId(trx);
-      await writer.begin(trx);
+      await writer.begin(trx, first);
     });
     let ended = false;
     try {
