@@ -41,11 +41,12 @@ export function createRng(seed: number): Rng {
     chance: (p) => next() < p,
     pick: (list) => list[Math.floor(next() * list.length)],
     weighted: (list) => {
-      const total = list.reduce((s, [, w]) => s + w, 0);
+      let total = 0;
+      for (let i = 0; i < list.length; i++) total += list[i][1];
       let x = next() * total;
-      for (const [v, w] of list) {
-        x -= w;
-        if (x < 0) return v;
+      for (let i = 0; i < list.length; i++) {
+        x -= list[i][1];
+        if (x < 0) return list[i][0];
       }
       return list[list.length - 1][0];
     },
@@ -122,13 +123,22 @@ interface Spec {
 
 const YEAR_NOW = 2026;
 
-/** Weighted choices written compactly: `w('new:1 used:3')`. */
+const parsedWeights = new Map<string, (readonly [string, number])[]>();
+
+/** Weighted choices written compactly: `w('new:1 used:3')` (parsed once per spec). */
 function w<T extends string = string>(spec: string): (readonly [T, number])[] {
-  return spec.split(' ').map((part) => {
-    const at = part.lastIndexOf(':');
-    return [part.slice(0, at) as T, Number(part.slice(at + 1))] as const;
-  });
+  let list = parsedWeights.get(spec);
+  if (!list) {
+    list = spec.split(' ').map((part) => {
+      const at = part.lastIndexOf(':');
+      return [part.slice(0, at), Number(part.slice(at + 1))] as const;
+    });
+    parsedWeights.set(spec, list);
+  }
+  return list as (readonly [T, number])[];
 }
+
+const attributesByKey = new WeakMap<ContentCategory, Map<string, ContentAttribute>>();
 
 /** Holds the attribute values while a generator writes the ad. */
 class Draft {
@@ -142,7 +152,12 @@ class Draft {
     this.r = r;
     this.category = category;
     this.place = place;
-    this.#byKey = new Map(category.attributes.map((a) => [a.key, a]));
+    let byKey = attributesByKey.get(category);
+    if (!byKey) {
+      byKey = new Map(category.attributes.map((a) => [a.key, a]));
+      attributesByKey.set(category, byKey);
+    }
+    this.#byKey = byKey;
   }
 
   has(key: string): boolean {
@@ -251,7 +266,8 @@ class Draft {
 
 const L = (o: ContentOption | null): Pair => (o ? [o.ar, o.en] : ['', '']);
 const lower = (s: string) => s.toLowerCase();
-const fmt = (n: number) => n.toLocaleString('en-US');
+/** 12,500 (as toLocaleString('en-US') writes whole numbers, without its cost). */
+const fmt = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const where = (d: Draft): Pair => {
   const { city, area } = d.place;
   return area ? [`${area.name_ar}، ${city.name_ar}`, `${area.name_en}, ${city.name_en}`] : [city.name_ar, city.name_en];
@@ -456,7 +472,7 @@ function car(d: Draft): Spec {
     ['', ''],
   ]);
   const title: Pair = [
-    `${model[0].startsWith(makeTitle[0]) ? '' : `${makeTitle[0]} `}${model[0]} ${year}${suffix[0]}`,
+    `${r.chance(0.35) ? 'سيارة ' : ''}${model[0].startsWith(makeTitle[0]) ? '' : `${makeTitle[0]} `}${model[0]} ${year}${suffix[0]}`,
     `${year} ${model[1].startsWith(makeTitle[1]) ? '' : `${makeTitle[1]} `}${model[1]}${suffix[1]}`,
   ];
   const lines: Pair[] = [
@@ -2054,6 +2070,138 @@ const CONTACT: Pair[] = [
   ['الرد من الساعة 9 صباحاً حتى 10 مساءً.', 'I answer from 9 am to 10 pm.'],
 ];
 
+// ───────────────────────── the long tail of words ─────────────────────────
+//
+// Templates alone give a few thousand distinct words, each in many ads. Real ads also carry words
+// few others use: street and family names, landmarks, model and part numbers. These come from two
+// large generated vocabularies drawn with a Zipf–Mandelbrot law (the k-th word about as often as
+// 1/(k + q)): a few names turn up in many ads, most in one or two.
+
+/** Arabic consonants and how a Libyan would write them in Latin letters. */
+const CONSONANTS: Pair[] = [
+  ['ب', 'b'],
+  ['ت', 't'],
+  ['ج', 'j'],
+  ['ح', 'h'],
+  ['خ', 'kh'],
+  ['د', 'd'],
+  ['ر', 'r'],
+  ['ز', 'z'],
+  ['س', 's'],
+  ['ش', 'sh'],
+  ['ص', 's'],
+  ['ط', 't'],
+  ['غ', 'gh'],
+  ['ف', 'f'],
+  ['ق', 'g'],
+  ['ك', 'k'],
+  ['ل', 'l'],
+  ['م', 'm'],
+  ['ن', 'n'],
+  ['و', 'w'],
+];
+/** Family-name shapes (nisba): the three consonants in Arabic, and in Latin with their vowels. */
+const NAME_SHAPES: ((a: Pair, b: Pair, c: Pair) => Pair)[] = [
+  (a, b, c) => [`ال${a[0]}${b[0]}ا${c[0]}ي`, `${a[1]}a${b[1]}a${c[1]}i`],
+  (a, b, c) => [`ال${a[0]}ا${b[0]}${c[0]}ي`, `${a[1]}a${b[1]}${c[1]}i`],
+  (a, b, c) => [`ال${a[0]}${b[0]}${c[0]}ي`, `${a[1]}a${b[1]}${c[1]}i`],
+  (a, b, c) => [`ال${a[0]}${b[0]}و${c[0]}ي`, `${a[1]}i${b[1]}u${c[1]}i`],
+  (a, b, c) => [`ال${a[0]}${b[0]}ي${c[0]}ي`, `${a[1]}a${b[1]}i${c[1]}i`],
+];
+export const TAIL_NAMES = NAME_SHAPES.length * CONSONANTS.length ** 3;
+export const TAIL_CODES = 26 * 26 * 9000;
+const NAME_Q = 8;
+const CODE_Q = 20;
+
+/** A rank in [0, n) drawn with P(k) ∝ 1/(k + q): log-uniform over [q, n + q). */
+export function zipfRank(r: Rng, n: number, q: number): number {
+  return Math.min(n - 1, Math.floor(q * ((n + q) / q) ** r.next() - q));
+}
+
+/** The family name of a rank, in Arabic and in Latin letters ("الزرامي", "Al-Zarami"). */
+export function tailName(rank: number): Pair {
+  // A multiplicative hash (a prime, exact in doubles for these ranks) spreads neighbouring ranks
+  // over the shapes and letters.
+  let i = ((rank + 7919) * 2_654_435_761) % TAIL_NAMES;
+  const k = CONSONANTS.length;
+  const c = CONSONANTS[i % k];
+  i = Math.floor(i / k);
+  const b = CONSONANTS[i % k];
+  i = Math.floor(i / k);
+  const a = CONSONANTS[i % k];
+  const [ar, en] = NAME_SHAPES[Math.floor(i / k)](a, b, c);
+  return [ar, `Al-${en[0].toUpperCase()}${en.slice(1)}`];
+}
+
+/** A model or part number of a rank ("KX4821"). */
+export function tailCode(rank: number): string {
+  const i = ((rank + 7919) * 1_000_000_007) % TAIL_CODES;
+  const letter = (n: number) => String.fromCharCode(65 + (n % 26));
+  return `${letter(i)}${letter(Math.floor(i / 26))}${1000 + Math.floor(i / 676)}`;
+}
+
+const LANDMARKS: Pair[] = [
+  ['جامع', 'mosque'],
+  ['مدرسة', 'school'],
+  ['مخبز', 'bakery'],
+  ['صيدلية', 'pharmacy'],
+  ['مصحة', 'clinic'],
+  ['محطة وقود', 'petrol station'],
+  ['سوق', 'market'],
+];
+const WITH_CODES = new Set(['motors', 'electronics', 'home-garden']);
+const NOT_FOR_SALE = new Set(['jobs', 'services']);
+const FIRST_NAMES: Pair[] = [
+  ['محمد', 'Mohamed'],
+  ['أحمد', 'Ahmed'],
+  ['علي', 'Ali'],
+  ['عمر', 'Omar'],
+  ['سالم', 'Salem'],
+  ['خالد', 'Khaled'],
+  ['مصطفى', 'Mustafa'],
+  ['عبد الله', 'Abdullah'],
+  ['إبراهيم', 'Ibrahim'],
+  ['يوسف', 'Yousef'],
+  ['حسين', 'Hussein'],
+  ['فرج', 'Faraj'],
+];
+
+/** Lines with rare words: where exactly (street, landmark), a model number, who to ask for. */
+function tailLines(r: Rng, category: ContentCategory, at: Pair): Pair[] {
+  const lines: Pair[] = [];
+  const name = () => tailName(zipfRank(r, TAIL_NAMES, NAME_Q));
+  if (r.chance(0.45)) {
+    const street = name();
+    lines.push([`المكان: ${at[0]}، شارع ${street[0]}.`, `Location: ${at[1]}, ${street[1]} Street.`]);
+  } else lines.push([`المكان: ${at[0]}.`, `Location: ${at[1]}.`]);
+  if (r.chance(0.3)) {
+    const [ar, en] = r.pick(LANDMARKS);
+    const near = name();
+    lines.push([`قريب من ${ar} ${near[0]}.`, `Near the ${near[1]} ${en}.`]);
+  }
+  if (WITH_CODES.has(category.taxonomySlug) && r.chance(0.3)) {
+    const code = tailCode(zipfRank(r, TAIL_CODES, CODE_Q));
+    lines.push([`رقم الموديل ${code}.`, `Model number ${code}.`]);
+  }
+  if (r.chance(0.15)) {
+    const first = r.pick(FIRST_NAMES);
+    const family = name();
+    lines.push([`اسأل عن ${first[0]} ${family[0]}.`, `Ask for ${first[1]} ${family[1]}.`]);
+  }
+  return lines;
+}
+
+/**
+ * Words for search benchmarks, from this generator's vocabulary (as a user would type them):
+ * `rare` in a handful of ads per million (family names far down the tail), `common` in a large
+ * share of all ads, `prefix` the start of words in many ads (matched as prefixes).
+ */
+export const BENCH_TERMS = {
+  rare: [tailName(3_000)[0], tailName(9_000)[0], tailName(25_000)[1], tailCode(500)],
+  common: ['للبيع', 'سيارة', 'شقة', 'جديد', 'location'],
+  prefix: ['تويو', 'سيا', 'iph', 'مستع', 'apa'],
+} as const;
+
 /** Rounds a price the way people write them (45,000 rather than 44,817). */
 export function roundPrice(n: number): number {
   if (n <= 0) return 0;
@@ -2074,13 +2222,7 @@ export function writeAd(r: Rng, category: ContentCategory, place: ContentPlace):
   const lang: Lang = r.chance(0.62) ? 'ar' : 'en';
   const i = lang === 'ar' ? 0 : 1;
   const closing = CLOSING[category.taxonomySlug] ?? [];
-  const at = where(d);
-  const body = [
-    ...spec.lines,
-    ...r.some(closing, r.int(1, 2)),
-    [`المكان: ${at[0]}.`, `Location: ${at[1]}.`] as Pair,
-    r.pick(CONTACT),
-  ]
+  const body = [...spec.lines, ...r.some(closing, r.int(1, 2)), ...tailLines(r, category, where(d)), r.pick(CONTACT)]
     .map((p) => p[i])
     .filter((s) => s.trim().length > 0);
   const description = body.join('\n');
@@ -2093,7 +2235,13 @@ export function writeAd(r: Rng, category: ContentCategory, place: ContentPlace):
     currency = 'USD';
     amount = roundPrice(amount / 6.5);
   }
-  const title = spec.title[i]
+  // Many sellers start the title with "for sale" (the commonest words of all).
+  const forSale =
+    !NOT_FOR_SALE.has(category.taxonomySlug) &&
+    !category.slug.includes('for-rent') &&
+    !spec.title[1].includes('for sale') &&
+    r.chance(0.3);
+  const title = (forSale ? (lang === 'ar' ? `للبيع ${spec.title[0]}` : `For sale: ${spec.title[1]}`) : spec.title[i])
     .replace(/\s+/g, ' ')
     .replace(/\s+([,،.])/g, '$1')
     .trim();
