@@ -25,7 +25,8 @@ export interface LoadResult {
   status: number;
   /**
    * CPU time the server process spent per response, in ms: less disturbed than latency by other
-   * work on the machine (the database server's own time is not in it with PostgreSQL).
+   * work on the machine (the database server's own time is not in it with PostgreSQL); null when
+   * too few responses came back to tell.
    */
   cpu_ms: number | null;
 }
@@ -67,6 +68,10 @@ export async function load(
     kb: Math.round(result.throughput.total / responses / 102.4) / 10,
     errors: result.errors + result.timeouts + result.non2xx,
     status,
-    cpu_ms: pid ? Math.round(((processCpuMs(pid) - cpuBefore) / responses) * 100) / 100 : null,
+    // Only when the responses are many: the requests in flight at either end blur a small count.
+    cpu_ms:
+      pid && result.requests.total >= 20 * rest.connections
+        ? Math.round(((processCpuMs(pid) - cpuBefore) / responses) * 100) / 100
+        : null,
   };
 }
