@@ -268,6 +268,8 @@ interface Row extends LoadResult {
   raw_kb: number;
 }
 
+const SERVING_LIMIT = '/__bench/page';
+
 function targetsFor(adPath: string | null): Target[] {
   const t: Target[] = [];
   for (const s of searches)
@@ -298,6 +300,9 @@ function targetsFor(adPath: string | null): Target[] {
       : []),
     ['info page (faq)', '/faq', false],
   ];
+  // The serving limit is measured twice, next to the pages and at the end: the better one counts
+  // (other work on the machine comes and goes).
+  t.push({ group: 'pages', name: 'serving limit (page in memory)', url: SERVING_LIMIT, page: true });
   for (const [name, url] of pages) t.push({ group: 'pages', name, url, page: true });
   for (const [name, url, rendered] of pages) {
     if (rendered) t.push({ group: 'pages', name: name + RENDERED, url, rendered: true, single: true, page: true });
@@ -306,7 +311,7 @@ function targetsFor(adPath: string | null): Target[] {
     { group: 'API', name: 'API taxonomies', url: '/api/taxonomies' },
     { group: 'API', name: 'API category attributes', url: '/api/categories/toyota/attributes' },
     { group: 'API', name: 'API cities', url: '/api/cities' },
-    { group: 'limits', name: 'serving limit (page in memory)', url: '/__bench/page', page: true },
+    { group: 'limits', name: 'serving limit (page in memory)', url: SERVING_LIMIT, page: true },
     { group: 'limits', name: 'static asset (favicon)', url: '/favicon.svg' },
     { group: 'limits', name: 'health check', url: '/healthz' },
   );
@@ -373,7 +378,7 @@ try {
       const res = await fetch(base + t.url, { headers: headersFor(!!t.rendered) });
       rawKb.set(t.url, Math.round((await res.arrayBuffer()).byteLength / 102.4) / 10);
       if (res.status === 404 && t.group === 'map') missing.add(t.url);
-      else if (res.status === 404 && t.url === '/__bench/page') notes.push('no serving limit: rebuild (npm run build)');
+      else if (res.status === 404 && t.url === SERVING_LIMIT) notes.push('no serving limit: rebuild (npm run build)');
       else if (!res.ok) notes.push(`${t.name}: ${t.url} answers ${res.status}`);
       else if (t.group === 'pages' && !t.rendered) {
         // A cached row must be served from the page cache: the second request says so.
@@ -408,11 +413,13 @@ try {
         console.log(`${r.rps} req/s`);
         await drain(r.rps);
       }
-      const limit = rows.find((r) => r.url === '/__bench/page');
+      const limits = rows.filter((r) => r.url === SERVING_LIMIT);
+      const limitRps = Math.max(1, ...limits.map((r) => r.rps));
+      const limitCpu = Math.min(...limits.map((r) => r.cpu_ms ?? Number.POSITIVE_INFINITY));
       for (const r of rows) {
-        if (!limit || !measured.find((t) => t.name === r.name)?.page) continue;
-        r.limit_pct = Math.round((100 * r.rps) / Math.max(limit.rps, 1));
-        if (limit.cpu_ms && r.cpu_ms) r.limit_cpu_pct = Math.round((100 * limit.cpu_ms) / r.cpu_ms);
+        if (!measured.find((t) => t.url === r.url)?.page) continue;
+        r.limit_pct = Math.round((100 * r.rps) / limitRps);
+        if (Number.isFinite(limitCpu) && r.cpu_ms) r.limit_cpu_pct = Math.round((100 * limitCpu) / r.cpu_ms);
       }
     }
     if (!skip.has('single')) {
@@ -717,7 +724,9 @@ if (postsRendered) {
     ok: postsRendered.p50_ms <= 25,
   });
 }
-const cached = rows.filter((r) => r.group === 'pages' && !r.name.endsWith(RENDERED) && r.limit_pct !== null);
+const cached = rows.filter(
+  (r) => r.group === 'pages' && r.url !== SERVING_LIMIT && !r.name.endsWith(RENDERED) && r.limit_pct !== null,
+);
 const lowestBy = (key: 'limit_pct' | 'limit_cpu_pct') =>
   cached
     .filter((r) => r[key] !== null)
