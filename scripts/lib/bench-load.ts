@@ -70,7 +70,7 @@ export async function load(
     status,
     // Only when the responses are many: the requests in flight at either end blur a small count.
     cpu_ms:
-      pid && result.requests.total >= 20 * rest.connections
+      pid && result.requests.total >= (rest.connections === 1 ? 10 : 20 * rest.connections)
         ? Math.round(((processCpuMs(pid) - cpuBefore) / responses) * 100) / 100
         : null,
   };
