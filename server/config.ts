@@ -86,6 +86,8 @@ const envSchema = z.object({
   REALTIME_APP_ID: z.string().default('souq'),
   REALTIME_KEY: z.string().default('souq-key'),
   REALTIME_SECRET: z.string().optional(),
+  /** `npm run bench` only: an HTML file answered from memory at /__bench/page (the serving limit). */
+  BENCH_PAGE_FILE: z.string().trim().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -126,6 +128,8 @@ export interface Config {
   seedDemo: boolean;
   /** With the demo accounts, also demo ads into a database without any (SEED_DEMO_ADS, default true). */
   seedDemoAds: boolean;
+  /** `npm run bench` only: the HTML file /__bench/page answers from memory (the serving limit). */
+  benchPageFile: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -183,6 +187,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV !== 'production',
     seedDemoAds: e.SEED_DEMO_ADS ? e.SEED_DEMO_ADS === 'true' : true,
+    benchPageFile: e.BENCH_PAGE_FILE ? path.resolve(e.BENCH_PAGE_FILE) : undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 // The HTTP shell (bundled into the server build): static assets, health checks, the JSON API,
 // locale routing and the React Router handler, on one Express app and one port.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -202,6 +203,19 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     const t = i18nFor(localeOfPath(req.path)).t;
     res.status(419).type('text/plain').send(t('errors:csrf-mismatch'));
   });
+
+  // `npm run bench`: the serving limit of pages, an HTML answered from memory at the page cache's
+  // place (same log line, compression, security headers and res.send), without lookup or render.
+  // The file is read at the first request, so the bench can write it from a page it fetched.
+  const benchPageFile = config.benchPageFile;
+  if (benchPageFile) {
+    let page: Buffer | undefined;
+    app.get('/__bench/page', (_req, res) => {
+      page ??= readFileSync(benchPageFile);
+      res.setHeader('Cache-Control', 'no-store');
+      res.type('html').send(page);
+    });
+  }
 
   // Anonymous visitors' pages that say they may be shared come from memory while fresh (issue 5 §7).
   if (config.pageCacheMs > 0) {

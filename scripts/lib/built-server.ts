@@ -1,5 +1,5 @@
 // Starts the built server (build/server/index.js) as a child process on a free port with a fresh
-// DATA_DIR; used by the HTTP tests and by `npm run bench`.
+// DATA_DIR; used by the HTTP tests and by `npm run bench` (which may add Node options, e.g. --cpu-prof).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,11 +25,14 @@ export interface RunningTestServer {
   stop: () => Promise<number | null>;
 }
 
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningTestServer> {
+export async function startBuiltServer(
+  env: Record<string, string> = {},
+  options: { nodeArgs?: string[] } = {},
+): Promise<RunningTestServer> {
   if (!existsSync('build/server/index.js')) throw new Error('No build: run `npm run build` before the HTTP tests.');
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-http-'));
-  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server/main.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
