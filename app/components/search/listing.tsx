@@ -287,21 +287,12 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
             {t('fields.price')}
           </Text>
           <Group gap="xs" grow wrap="nowrap">
-            <TextInput
-              id={id('price-min')}
-              name="price_min"
-              inputMode="numeric"
-              aria-label={t('fields.price-min')}
-              placeholder={t('min')}
-              defaultValue={query.priceMin ?? ''}
-            />
-            <TextInput
-              id={id('price-max')}
-              name="price_max"
-              inputMode="numeric"
-              aria-label={t('fields.price-max')}
-              placeholder={t('max')}
-              defaultValue={query.priceMax ?? ''}
+            <RangeInputs
+              id={id('price')}
+              names={['price_min', 'price_max']}
+              labels={[t('fields.price-min'), t('fields.price-max')]}
+              placeholders={[t('min'), t('max')]}
+              values={[query.priceMin, query.priceMax]}
             />
             <NativeSelect
               id={id('currency')}
@@ -391,25 +382,43 @@ function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribut
         {label}
       </Text>
       <Group gap="xs" grow wrap="nowrap">
-        <TextInput
-          id={`${id}-min`}
-          name={`f.${a.key}.min`}
-          inputMode="numeric"
-          aria-label={t('range-min', { name: name(a) })}
-          placeholder={a.min !== null ? String(a.min) : t('min')}
-          defaultValue={range.min ?? ''}
-        />
-        <TextInput
-          id={`${id}-max`}
-          name={`f.${a.key}.max`}
-          inputMode="numeric"
-          aria-label={t('range-max', { name: name(a) })}
-          placeholder={a.max !== null ? String(a.max) : t('max')}
-          defaultValue={range.max ?? ''}
+        <RangeInputs
+          id={id}
+          names={[`f.${a.key}.min`, `f.${a.key}.max`]}
+          labels={[t('range-min', { name: name(a) }), t('range-max', { name: name(a) })]}
+          placeholders={[a.min !== null ? String(a.min) : t('min'), a.max !== null ? String(a.max) : t('max')]}
+          values={[range.min, range.max]}
         />
       </Group>
     </fieldset>
   );
+}
+
+/** A from–to pair of number boxes (`<id>-min`, `<id>-max`), each named for screen readers. */
+function RangeInputs({
+  id,
+  names,
+  labels,
+  placeholders,
+  values,
+}: {
+  id: string;
+  names: [string, string];
+  labels: [string, string];
+  placeholders: [string, string];
+  values: [number | null, number | null];
+}) {
+  return (['min', 'max'] as const).map((end, i) => (
+    <TextInput
+      key={end}
+      id={`${id}-${end}`}
+      name={names[i]}
+      inputMode="numeric"
+      aria-label={labels[i]}
+      placeholder={placeholders[i]}
+      defaultValue={values[i] ?? ''}
+    />
+  ));
 }
 
 /** Nothing matched: say so, and offer the ways out that usually work. */

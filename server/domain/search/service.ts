@@ -323,20 +323,25 @@ export function topK(k: number, ids: Int32Array) {
   // a is worse than b
   const worse = (ka: number, sa: number, kb: number, sb: number) =>
     ka < kb || (ka === kb && (ids[sa] as number) < (ids[sb] as number));
+  const worseAt = (i: number, j: number) =>
+    worse(keys[i] as number, slots[i] as number, keys[j] as number, slots[j] as number);
+  const swap = (i: number, j: number) => {
+    const tk = keys[i] as number;
+    const ts = slots[i] as number;
+    keys[i] = keys[j] as number;
+    slots[i] = slots[j] as number;
+    keys[j] = tk;
+    slots[j] = ts;
+  };
   const siftDown = (i: number) => {
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < size && worse(keys[l] as number, slots[l] as number, keys[m] as number, slots[m] as number)) m = l;
-      if (r < size && worse(keys[r] as number, slots[r] as number, keys[m] as number, slots[m] as number)) m = r;
+      if (l < size && worseAt(l, m)) m = l;
+      if (r < size && worseAt(r, m)) m = r;
       if (m === i) return;
-      const tk = keys[i] as number;
-      const ts = slots[i] as number;
-      keys[i] = keys[m] as number;
-      slots[i] = slots[m] as number;
-      keys[m] = tk;
-      slots[m] = ts;
+      swap(i, m);
       i = m;
     }
   };
@@ -348,13 +353,8 @@ export function topK(k: number, ids: Int32Array) {
         slots[i] = s;
         while (i > 0) {
           const p = (i - 1) >> 1;
-          if (!worse(keys[i] as number, slots[i] as number, keys[p] as number, slots[p] as number)) break;
-          const tk = keys[i] as number;
-          const ts = slots[i] as number;
-          keys[i] = keys[p] as number;
-          slots[i] = slots[p] as number;
-          keys[p] = tk;
-          slots[p] = ts;
+          if (!worseAt(i, p)) break;
+          swap(i, p);
           i = p;
         }
         return;
@@ -367,9 +367,7 @@ export function topK(k: number, ids: Int32Array) {
     /** Kept slots, best first. */
     sorted(): number[] {
       const order = Array.from({ length: size }, (_, i) => i);
-      order.sort((a, b) =>
-        worse(keys[a] as number, slots[a] as number, keys[b] as number, slots[b] as number) ? 1 : -1,
-      );
+      order.sort((a, b) => (worseAt(a, b) ? 1 : -1));
       return order.map((i) => slots[i] as number);
     },
   };
