@@ -10,10 +10,10 @@
 // Bulk: N ads for benchmarks (it always adds N), mostly published, with attribute values, status
 // history, text index rows and one shared photo per taxonomy, as fast as the database takes them:
 // ads planned in a worker thread, indexes (and PostgreSQL's foreign keys) built once at the end;
-// see "bulk" below. A million ads, on the 2-core machine shared with other work (load 5–13): SQLite
-// about 6 minutes (rows 3, text index and indexes 3; 4.5 CPU-minutes over two threads, 3.3 GB of
-// memory at most), PostgreSQL about 13 (rows 10, indexes and keys 3; 3.3 CPU-minutes of the server
-// and 2 of this process). Before: 2 300 ads a second on SQLite at 100 000 ads.
+// see "bulk" below. A million ads, on the 2-core machine shared with other work (load 4–13): SQLite
+// 6–7.5 minutes (rows 3, text index and indexes 3–4; 4.5 CPU-minutes over two threads, 3.3 GB of
+// memory at most), PostgreSQL 6–13 (rows 3.5–10, indexes and keys 2–3; 3.3 CPU-minutes of the
+// server, 2 of this process). 100 000 ads: SQLite 17 s, PostgreSQL 27 s (before: 43 s and 91 s).
 //
 // Both end by recounting every taxonomy's categories and every seller's active ads.
 import { randomBytes } from 'node:crypto';
