@@ -23,6 +23,9 @@ export const REREAD_WINDOW_MS = 10_000;
 export const REBUILD_EVERY_MS = 30 * 60_000;
 const FILTER_TYPES = new Set(['select', 'multiselect', 'number', 'year', 'boolean']);
 
+/** Whether search filters on the attribute (and the index keeps its values). */
+export const isFilterable = (a: Pick<SnapAttribute, 'filterable' | 'type'>) => a.filterable && FILTER_TYPES.has(a.type);
+
 /** The values of one filterable attribute: parallel lists of (slot, value); options by their index. */
 interface AttributeColumn {
   slots: Int32Array;
@@ -141,8 +144,13 @@ export class AdIndex {
     return s;
   }
 
+  /** The slot of an ad, or -1 when it is not in the index. */
+  slot(id: number): number {
+    return id < this.slotOf.length ? (this.slotOf[id] as number) : -1;
+  }
+
   remove(id: number) {
-    const s = id < this.slotOf.length ? (this.slotOf[id] as number) : -1;
+    const s = this.slot(id);
     if (s < 0) return;
     this.alive[s] = 0;
     this.slotOf[id] = -1;
@@ -260,13 +268,9 @@ export interface IndexRow {
 const ms = (v: unknown) =>
   v === null || v === undefined ? 0 : v instanceof Date ? v.getTime() : Date.parse(String(v));
 
-/** Reads ads (published or not: the caller drops the others) into index rows and their attribute values. */
-async function readAds(
-  db: DB,
-  catalogue: CatalogueSnapshot,
-  where: { fromId: number; toId: number } | { ids: number[] },
-) {
-  let q = db
+/** Reads these ads (published or not: the caller drops the others) into index rows. */
+async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
+  const rows = await db
     .selectFrom('ads')
     .select([
       'id',
@@ -282,13 +286,11 @@ async function readAds(
       'published_at',
       'featured_until',
       sql<number>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
-    ]);
-  q = 'ids' in where ? q.where('id', 'in', where.ids) : q.where('id', '>=', where.fromId).where('id', '<', where.toId);
-  const rows = await q.execute();
+    ])
+    .where('id', 'in', ids)
+    .execute();
   return rows.map((r) => {
-    const city = catalogue.cityById.get(r.city_id);
-    const area = r.area_id === null ? undefined : catalogue.areaById.get(r.area_id);
-    const position = mapPosition(r.id, r, area ?? null, city ?? { lat: 0, lng: 0 });
+    const position = positionIn(catalogue, r.id, r.city_id, r.area_id, r);
     const row: IndexRow = {
       id: r.id,
       category: r.category_id,
@@ -304,6 +306,18 @@ async function readAds(
     };
     return { row, published: r.status === 'published' };
   });
+}
+
+/** `mapPosition` with the ad's city and area looked up in the catalogue. */
+function positionIn(
+  catalogue: CatalogueSnapshot,
+  adId: number,
+  cityId: number,
+  areaId: number | null,
+  pin: { lat: number | null; lng: number | null },
+) {
+  const area = areaId === null ? undefined : catalogue.areaById.get(areaId);
+  return mapPosition(adId, pin, area ?? null, catalogue.cityById.get(cityId) ?? { lat: 0, lng: 0 });
 }
 
 /**
@@ -339,7 +353,7 @@ async function readValues(db: DB, index: AdIndex, catalogue: CatalogueSnapshot, 
 }
 
 const filterableIds = (catalogue: CatalogueSnapshot) =>
-  [...catalogue.attributeById.values()].filter((a) => a.filterable && FILTER_TYPES.has(a.type)).map((a) => a.id);
+  [...catalogue.attributeById.values()].filter(isFilterable).map((a) => a.id);
 
 function addValues(
   index: AdIndex,
@@ -352,31 +366,48 @@ function addValues(
     value_option: string | null;
   }[],
 ) {
-  const optionIndex = new Map<SnapAttribute, Map<string, number>>();
+  const values = new Map<SnapAttribute, (raw: unknown) => number | null>();
   for (const v of rows) {
-    const s = v.ad_id < index.slotOf.length ? (index.slotOf[v.ad_id] as number) : -1;
+    const s = index.slot(v.ad_id);
     if (s < 0) continue;
     const attr = catalogue.attributeById.get(v.attribute_id);
     if (!attr) continue;
-    let value: number;
-    if (attr.type === 'select' || attr.type === 'multiselect') {
-      let map = optionIndex.get(attr);
-      if (!map) {
-        map = new Map(attr.options.map((o, i) => [o.value, i]));
-        optionIndex.set(attr, map);
-      }
-      const i = v.value_option === null ? undefined : map.get(v.value_option);
-      if (i === undefined) continue;
-      value = i;
-    } else if (attr.type === 'boolean') {
-      if (v.value_bool === null) continue;
-      value = v.value_bool === true || Number(v.value_bool) === 1 ? 1 : 0;
-    } else {
-      if (v.value_number === null) continue;
-      value = Number(v.value_number);
+    let toStored = values.get(attr);
+    if (!toStored) {
+      toStored = indexValue(attr);
+      values.set(attr, toStored);
     }
-    index.addValue(attr.id, s, value);
+    const value = toStored(v[valueColumn(attr)]);
+    if (value !== null) index.addValue(attr.id, s, value);
   }
+}
+
+/** The value column an attribute's type fills. */
+function valueColumn(attr: SnapAttribute): 'value_option' | 'value_bool' | 'value_number' {
+  if (attr.type === 'select' || attr.type === 'multiselect') return 'value_option';
+  return attr.type === 'boolean' ? 'value_bool' : 'value_number';
+}
+
+/**
+ * How the index stores an attribute's value as read from the database (typed, or as the text of
+ * an aggregated list): an option by its index in the attribute's options, a boolean as 1 or 0, a
+ * number as itself; null for no value or an option the catalogue no longer has.
+ */
+function indexValue(attr: SnapAttribute): (raw: unknown) => number | null {
+  const column = valueColumn(attr);
+  if (column === 'value_option') {
+    const options = new Map(attr.options.map((o, i) => [o.value, i]));
+    return (raw) => (raw === null || raw === undefined ? null : (options.get(String(raw)) ?? null));
+  }
+  if (column === 'value_bool') {
+    return (raw) =>
+      raw === null || raw === undefined || raw === ''
+        ? null
+        : raw === true || raw === 't' || raw === 'true' || Number(raw) === 1
+          ? 1
+          : 0;
+  }
+  return (raw) => (raw === null || raw === undefined || raw === '' ? null : Number(raw));
 }
 
 /** Ads read per query while building (one aggregated row each). */
@@ -436,17 +467,13 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
     ].map(numbersOf) as Float64Array[];
     for (let i = 0; i < (ids as Float64Array).length; i++) {
       const id = ids?.[i] as number;
-      const cityRow = catalogue.cityById.get(city?.[i] as number);
       const areaId = area?.[i] as number;
-      const areaRow = Number.isNaN(areaId) ? undefined : catalogue.areaById.get(areaId);
       const la = lat?.[i] as number;
       const ln = lng?.[i] as number;
-      const at = mapPosition(
-        id,
-        { lat: Number.isNaN(la) ? null : la, lng: Number.isNaN(ln) ? null : ln },
-        areaRow ?? null,
-        cityRow ?? { lat: 0, lng: 0 },
-      );
+      const at = positionIn(catalogue, id, city?.[i] as number, Number.isNaN(areaId) ? null : areaId, {
+        lat: Number.isNaN(la) ? null : la,
+        lng: Number.isNaN(ln) ? null : ln,
+      });
       index.put({
         id,
         category: category?.[i] as number,
@@ -462,42 +489,28 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       });
     }
     for (const id of photoIds) {
-      const s = id < index.slotOf.length ? (index.slotOf[id] as number) : -1;
+      const s = index.slot(id);
       if (s >= 0) index.photos[s] = 1;
     }
   }
   for (const attr of catalogue.attributeById.values()) {
-    if (!attr.filterable || !FILTER_TYPES.has(attr.type)) continue;
-    const column =
-      attr.type === 'select' || attr.type === 'multiselect'
-        ? 'value_option'
-        : attr.type === 'boolean'
-          ? 'value_bool'
-          : 'value_number';
+    if (!isFilterable(attr)) continue;
+    const column = valueColumn(attr);
     // The (attribute, value, ad) indexes cover options and numbers: one index walk per attribute.
     const r = await db
       .selectFrom('ad_attribute_values')
       .select([agg(col('ad_id')).as('ids'), agg(sql`${sql.ref(column)}`).as('values')])
       .where('attribute_id', '=', attr.id)
-      .where(column as 'value_option', 'is not', null)
+      .where(column, 'is not', null)
       .executeTakeFirst();
     const adIds = numbersOf(r?.ids);
     const raw = stringsOf(r?.values);
-    const options = new Map(attr.options.map((o, i) => [o.value, i]));
+    const toStored = indexValue(attr);
     for (let i = 0; i < adIds.length; i++) {
-      const id = adIds[i] as number;
-      const s = id < index.slotOf.length ? (index.slotOf[id] as number) : -1;
+      const s = index.slot(adIds[i] as number);
       if (s < 0) continue;
-      const v = raw[i] as string;
-      const value =
-        column === 'value_option'
-          ? (options.get(v) ?? -1)
-          : column === 'value_bool'
-            ? v === '1' || v === 'true' || v === 't'
-              ? 1
-              : 0
-            : Number(v);
-      if (value >= 0 || column === 'value_number') index.addValue(attr.id, s, value);
+      const value = toStored(raw[i]);
+      if (value !== null) index.addValue(attr.id, s, value);
     }
   }
   return index;
@@ -507,7 +520,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
 export async function refreshAds(db: DB, index: AdIndex, catalogue: CatalogueSnapshot, ids: number[]) {
   for (let i = 0; i < ids.length; i += 500) {
     const batch = ids.slice(i, i + 500);
-    const rows = await readAds(db, catalogue, { ids: batch });
+    const rows = await readAds(db, catalogue, batch);
     const seen = new Set<number>();
     for (const { row, published } of rows) {
       seen.add(row.id);
@@ -519,7 +532,7 @@ export async function refreshAds(db: DB, index: AdIndex, catalogue: CatalogueSna
   }
 }
 
-/** Ads changed at or after `since` (ids), and the newest change. */
+/** Ids of the ads changed at or after `since`. */
 export async function changedSince(db: DB, dialect: DialectName, since: Date): Promise<number[]> {
   const rows = await db
     .selectFrom('ads')

@@ -16,6 +16,7 @@ import {
   type AttributeTest,
   buildAdIndex,
   changedSince,
+  isFilterable,
   newestChange,
   REBUILD_EVERY_MS,
   REREAD_WINDOW_MS,
@@ -65,8 +66,6 @@ export interface SearchResult {
   categoryIds: number[];
 }
 
-const FILTERABLE = new Set(['select', 'multiselect', 'number', 'year', 'boolean']);
-
 /** The attributes a query can filter on: those of its category's chain, or of its taxonomy. */
 export function filterableAttributes(
   catalogue: CatalogueSnapshot,
@@ -79,7 +78,7 @@ export function filterableAttributes(
       : taxonomyId !== null
         ? catalogue.taxonomyAttributes(taxonomyId)
         : [];
-  return all.filter((a) => a.filterable && FILTERABLE.has(a.type));
+  return all.filter(isFilterable);
 }
 
 /** Drops what the catalogue does not know: unknown slugs, an area of another city, foreign attributes. */
@@ -259,6 +258,13 @@ export interface SearchOptions {
   now?: number;
 }
 
+/** The categories a query lists (its category's subtree, or its taxonomy's); null for every one. */
+function scopeOf(catalogue: CatalogueSnapshot, r: Pick<ResolvedQuery, 'categoryId' | 'taxonomyId'>): number[] | null {
+  if (r.categoryId !== null) return catalogue.categoryById.get(r.categoryId)?.subtree ?? [];
+  if (r.taxonomyId === null) return null;
+  return [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id);
+}
+
 /** The scan filter of a resolved query (everything but city and area, which the caller counts). */
 export function scanFilter(
   catalogue: CatalogueSnapshot,
@@ -267,12 +273,7 @@ export function scanFilter(
   now = Date.now(),
 ): ScanFilter {
   let categories: Uint8Array | null = null;
-  const scope =
-    r.categoryId !== null
-      ? (catalogue.categoryById.get(r.categoryId)?.subtree ?? [])
-      : r.taxonomyId !== null
-        ? [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id)
-        : null;
+  const scope = scopeOf(catalogue, r);
   if (scope !== null) {
     categories = new Uint8Array(catalogue.categorySpan);
     for (const id of scope) categories[id] = 1;
@@ -449,12 +450,7 @@ export async function searchAds(
       categories = facetList(counts, catalogue.taxonomies, false);
     }
   }
-  const scopeIds =
-    resolved.categoryId !== null
-      ? (catalogue.categoryById.get(resolved.categoryId)?.subtree ?? [])
-      : resolved.taxonomyId !== null
-        ? [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === resolved.taxonomyId).map((c) => c.id)
-        : [];
+  const scopeIds = scopeOf(catalogue, resolved) ?? [];
   const exact = text ? text.exact : true;
   return {
     ids,
