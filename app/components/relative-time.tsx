@@ -1,6 +1,6 @@
 // Dates as the site writes them: Libyan time, in the page's language, and "3 hours ago" against the
 // server's clock (passed down from the loader, so the browser renders the same words).
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dateTimeFormat, relativeTimeFormat } from '~/lib/intl.ts';
 import { LIBYA_TIME_ZONE } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
@@ -9,7 +9,7 @@ export function useDates() {
   const { tag } = useLocale();
   const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
   const date = dateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
-  const relative = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
+  const relative = relativeTimeFormat(tag);
   return {
     dateTime: (iso: string) => dateTime.format(new Date(iso)),
     date: (iso: string) => date.format(new Date(iso)),

@@ -23,3 +23,15 @@ export function dateTimeFormat(locale: string, options?: Intl.DateTimeFormatOpti
   }
   return format;
 }
+
+const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+/** "3 hours ago" in the locale (`numeric: 'auto'`: "yesterday"), made once per locale. */
+export function relativeTimeFormat(locale: string): Intl.RelativeTimeFormat {
+  let format = relativeTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeTimeFormats.set(locale, format);
+  }
+  return format;
+}
