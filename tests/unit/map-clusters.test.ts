@@ -23,6 +23,7 @@ const NO_FILTER: ScanFilter = {
   attributes: [],
   candidates: null,
   bbox: null,
+  featuredAfter: 0,
 };
 const ANYWHERE = { cityId: null, areaId: null };
 

@@ -60,7 +60,84 @@ export interface ScanFilter {
   candidates: number[] | null;
   /** [south, west, north, east] of the map's viewport, or null. */
   bbox: [number, number, number, number] | null;
+  /** Only ads featured after this time (ms since the epoch); 0 for every ad. */
+  featuredAfter: number;
 }
+
+/**
+ * A run of slots for a scan or a walk: positions [from, to) of `order` (a slot order built when the
+ * index was sealed), or the slots from…to themselves when `order` is null; `reverse` walks it from
+ * the end.
+ */
+export interface SlotRun {
+  order: Int32Array | null;
+  from: number;
+  to: number;
+  reverse?: boolean;
+}
+
+/** The sorts the index keeps a slot order for. */
+export type OrderedSort = 'newest' | 'price-asc' | 'price-desc';
+
+/** Live ads counted by two keys (category × city, category × area), grown as new ids appear. */
+class CountTable {
+  rows = 0;
+  cols = 0;
+  data = new Int32Array(0);
+
+  add(row: number, col: number, by: number) {
+    if (row >= this.rows || col >= this.cols) {
+      const rows = Math.max(this.rows, row + 1);
+      const cols = Math.max(this.cols, col + 1);
+      const data = new Int32Array(rows * cols);
+      for (let r = 0; r < this.rows; r++) data.set(this.data.subarray(r * this.cols, (r + 1) * this.cols), r * cols);
+      this.rows = rows;
+      this.cols = cols;
+      this.data = data;
+    }
+    this.data[row * this.cols + col] += by;
+  }
+
+  at(row: number, col: number): number {
+    return row < this.rows && col < this.cols ? (this.data[row * this.cols + col] as number) : 0;
+  }
+
+  /** The row's counts, by column (shared: do not keep). */
+  row(row: number): Int32Array {
+    return row < this.rows ? this.data.subarray(row * this.cols, (row + 1) * this.cols) : new Int32Array(0);
+  }
+}
+
+/** Slots of [0, n) grouped by a key: `slots` from `start[k]` to `start[k + 1]` have key k, in slot order. */
+function groupBy(keys: Uint16Array, n: number) {
+  let span = 1;
+  for (let s = 0; s < n; s++) if ((keys[s] as number) >= span) span = (keys[s] as number) + 1;
+  const start = new Int32Array(span + 1);
+  for (let s = 0; s < n; s++) start[(keys[s] as number) + 1]++;
+  for (let k = 0; k < span; k++) start[k + 1] += start[k] as number;
+  const next = start.slice(0, span);
+  const slots = new Int32Array(start[span] as number);
+  for (let s = 0; s < n; s++) slots[next[keys[s] as number]++] = s;
+  return { slots, start };
+}
+
+/** A slot read through an order costs about this many read in sequence (a cache miss per column). */
+export const INDIRECT_COST = 4;
+
+/** What visiting these runs costs, in slots read in sequence. */
+export const scanCost = (runs: SlotRun[]) =>
+  runs.reduce((n, r) => n + (r.to - r.from) * (r.order === null ? 1 : INDIRECT_COST), 0);
+
+/** Whether a filter keeps nothing out but by category (and the caller's city and area): counts come from the tables. */
+export const isPlain = (f: ScanFilter) =>
+  f.candidates === null &&
+  f.bbox === null &&
+  f.priceMin === null &&
+  f.priceMax === null &&
+  !f.photos &&
+  f.since === 0 &&
+  f.featuredAfter === 0 &&
+  f.attributes.length === 0;
 
 const grow = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array | Uint32Array>(
   a: T,
@@ -92,8 +169,29 @@ export class AdIndex {
   /** Slot of each ad id (-1: not in the index). */
   slotOf = new Int32Array(1024).fill(-1);
   attributes = new Map<number, AttributeColumn>();
+  /** Live ads by category and city, by category and area (0: none): a plain query's counts without a scan. */
+  byCategoryCity = new CountTable();
+  byCategoryArea = new CountTable();
+  /**
+   * Slots below `sealed` also sit in the orders below, built by `seal()` once the index is read;
+   * slots added since (ads changed later) form the tail, which every scan and walk visits whole.
+   */
+  sealed = 0;
+  /** Sealed slots are in category order: those of category c are categoryStart[c] to categoryStart[c + 1]. */
+  categoryStart = new Int32Array(1);
+  /** Sealed slots grouped by city. */
+  cityGroups = { slots: new Int32Array(0), start: new Int32Array(1) };
+  /** Sealed slots newest first (last bump, then higher ad id). */
+  byNewest = new Int32Array(0);
+  /** Sealed slots with a price, cheapest first (in LYD; equal prices higher ad id first), then those without (higher id first). */
+  byPrice = new Int32Array(0);
+  priced = 0;
+  /** Sealed slots featured when sealed (ads featured later are in the tail). */
+  featured = new Int32Array(0);
   /** Per-slot marks of attribute filters passed, offset by a per-scan base so they never need clearing. */
   #marks = new Uint32Array(1024);
+  /** The answer of `matching`, reused. */
+  #found = new Int32Array(0);
   #markBase = 0;
 
   #ensure(slots: number, maxId: number) {
@@ -141,7 +239,150 @@ export class AdIndex {
     this.alive[s] = 1;
     this.slotOf[row.id] = s;
     this.live++;
+    this.#count(s, 1);
     return s;
+  }
+
+  #count(s: number, by: number) {
+    const category = this.category[s] as number;
+    this.byCategoryCity.add(category, this.city[s] as number, by);
+    this.byCategoryArea.add(category, this.area[s] as number, by);
+  }
+
+  /**
+   * Lays the live slots out for scans and builds the slot orders (after a build). Slots are renumbered
+   * by category, newest first within one: a category's ads are then one run of consecutive slots
+   * (a scan of a category reads its columns in sequence), and a scan meets each category's newest
+   * ads first (most offers to a page of newest ads are refused at once).
+   */
+  seal(now = Date.now()) {
+    const { category, bumped, id, alive } = this;
+    const live: number[] = [];
+    for (let s = 0; s < this.size; s++) if (alive[s] === 1) live.push(s);
+    live.sort(
+      (a, b) =>
+        (category[a] as number) - (category[b] as number) ||
+        (bumped[b] as number) - (bumped[a] as number) ||
+        (id[b] as number) - (id[a] as number),
+    );
+    this.#renumber(Int32Array.from(live));
+    const n = this.size;
+    this.sealed = n;
+    let span = 1;
+    for (let s = 0; s < n; s++) if ((this.category[s] as number) >= span) span = (this.category[s] as number) + 1;
+    const start = new Int32Array(span + 1);
+    for (let s = 0; s < n; s++) start[(this.category[s] as number) + 1]++;
+    for (let c = 0; c < span; c++) start[c + 1] += start[c] as number;
+    this.categoryStart = start;
+    this.cityGroups = groupBy(this.city, n);
+    const { priceLyd, featuredUntil } = this;
+    const all: number[] = [];
+    const withPrice: number[] = [];
+    const withoutPrice: number[] = [];
+    const featured: number[] = [];
+    for (let s = 0; s < n; s++) {
+      all.push(s);
+      (Number.isNaN(priceLyd[s] as number) ? withoutPrice : withPrice).push(s);
+      if ((featuredUntil[s] as number) > now) featured.push(s);
+    }
+    // Equal keys: the higher ad id first, as the search's ranking has it.
+    const ids = this.id;
+    const newer = (a: number, b: number) =>
+      (this.bumped[b] as number) - (this.bumped[a] as number) || (ids[b] as number) - (ids[a] as number);
+    all.sort(newer);
+    withPrice.sort(
+      (a, b) => (priceLyd[a] as number) - (priceLyd[b] as number) || (ids[b] as number) - (ids[a] as number),
+    );
+    withoutPrice.sort((a, b) => (ids[b] as number) - (ids[a] as number));
+    this.byNewest = Int32Array.from(all);
+    this.byPrice = Int32Array.from([...withPrice, ...withoutPrice]);
+    this.priced = withPrice.length;
+    this.featured = Int32Array.from(featured);
+  }
+
+  /** Moves slot `order[i]` to slot i for every i, dropping the others (dead ones). */
+  #renumber(order: Int32Array) {
+    const n = order.length;
+    const newSlot = new Int32Array(this.size).fill(-1);
+    for (let i = 0; i < n; i++) newSlot[order[i] as number] = i;
+    const take = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(a.length);
+      for (let i = 0; i < n; i++) b[i] = a[order[i] as number] as number;
+      return b;
+    };
+    this.id = take(this.id);
+    this.category = take(this.category);
+    this.city = take(this.city);
+    this.area = take(this.area);
+    this.price = take(this.price);
+    this.priceLyd = take(this.priceLyd);
+    this.currency = take(this.currency);
+    this.photos = take(this.photos);
+    this.alive = take(this.alive);
+    this.bumped = take(this.bumped);
+    this.featuredUntil = take(this.featuredUntil);
+    this.lat = take(this.lat);
+    this.lng = take(this.lng);
+    this.slotOf.fill(-1);
+    for (let i = 0; i < n; i++) this.slotOf[this.id[i] as number] = i;
+    // Each attribute's values in slot order too: a filter then marks its slots in sequence (a value
+    // is keyed by slot × 2^23 + its place: fewer than 8 million values per attribute).
+    for (const col of this.attributes.values()) {
+      const keys = new Float64Array(col.length);
+      let kept = 0;
+      for (let j = 0; j < col.length; j++) {
+        const s = newSlot[col.slots[j] as number] as number;
+        if (s >= 0) keys[kept++] = s * 2 ** 23 + j;
+      }
+      const sorted = keys.subarray(0, kept).sort();
+      const slots = new Int32Array(Math.max(64, kept));
+      const values = new Float64Array(Math.max(64, kept));
+      for (let i = 0; i < kept; i++) {
+        const key = sorted[i] as number;
+        const j = key % 2 ** 23;
+        slots[i] = (key - j) / 2 ** 23;
+        values[i] = col.values[j] as number;
+      }
+      col.slots = slots;
+      col.values = values;
+      col.length = kept;
+    }
+    this.size = n;
+    this.live = n;
+  }
+
+  /**
+   * The sealed slots in the order of a sort, best first: newest, or by price with the ads without
+   * one last. Equal keys come higher ad id first, as the search ranks them — except in a reversed
+   * run (dearest first), where they come lower id first.
+   */
+  orderRuns(sort: OrderedSort): SlotRun[] {
+    if (sort === 'newest') return [{ order: this.byNewest, from: 0, to: this.byNewest.length }];
+    const unpriced: SlotRun = { order: this.byPrice, from: this.priced, to: this.byPrice.length };
+    const priced: SlotRun = { order: this.byPrice, from: 0, to: this.priced, reverse: sort === 'price-desc' };
+    return [priced, unpriced];
+  }
+
+  /** Sealed slots of these categories (id → 1 in the set): runs of consecutive slots. */
+  categoryRuns(categories: Uint8Array): SlotRun[] {
+    const start = this.categoryStart;
+    const runs: SlotRun[] = [];
+    const top = Math.min(categories.length, start.length - 1);
+    for (let c = 0; c < top; c++) {
+      if (categories[c] !== 1 || start[c + 1] === start[c]) continue;
+      const last = runs[runs.length - 1];
+      if (last && last.to === start[c]) last.to = start[c + 1] as number;
+      else runs.push({ order: null, from: start[c] as number, to: start[c + 1] as number });
+    }
+    return runs;
+  }
+
+  /** Sealed slots of a city. */
+  cityRuns(city: number): SlotRun[] {
+    const { slots, start } = this.cityGroups;
+    return city + 1 < start.length
+      ? [{ order: slots, from: start[city] as number, to: start[city + 1] as number }]
+      : [];
   }
 
   /** The slot of an ad, or -1 when it is not in the index. */
@@ -155,6 +396,7 @@ export class AdIndex {
     this.alive[s] = 0;
     this.slotOf[id] = -1;
     this.live--;
+    this.#count(s, -1);
   }
 
   addValue(attributeId: number, slot: number, value: number) {
@@ -176,12 +418,49 @@ export class AdIndex {
     return this.size - this.live;
   }
 
+  /** Sealed slots bumped at or after `since`. */
+  sinceRuns(since: number): SlotRun[] {
+    const { byNewest, bumped } = this;
+    let lo = 0;
+    let hi = byNewest.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((bumped[byNewest[mid] as number] as number) >= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return [{ order: byNewest, from: 0, to: lo }];
+  }
+
   /**
-   * Calls `visit` with the slot of every live ad that passes the filter, in slot order (or in the
-   * order of `candidates`). The caller applies the city/area filter itself (to count the other
-   * cities for the facet).
+   * The cheapest sealed slots a scan can visit and still meet every ad that passes `f` (and, with
+   * `place`, is in its city): the query's categories, its city, its time window or the featured
+   * ads; null for all of them. Slots read through an order cost more than consecutive ones.
    */
-  scan(f: ScanFilter, visit: (slot: number) => void): void {
+  runsFor(f: ScanFilter, place: { cityId: number | null } | null): SlotRun[] | null {
+    if (f.candidates !== null) return null;
+    let best: SlotRun[] | null = null;
+    let cost = this.sealed;
+    const consider = (runs: SlotRun[]) => {
+      const c = scanCost(runs);
+      if (c < cost) {
+        best = runs;
+        cost = c;
+      }
+    };
+    if (f.categories !== null) consider(this.categoryRuns(f.categories));
+    if (place?.cityId != null) consider(this.cityRuns(place.cityId));
+    if (f.since > 0) consider(this.sinceRuns(f.since));
+    if (f.featuredAfter > 0) consider([{ order: this.featured, from: 0, to: this.featured.length }]);
+    return best;
+  }
+
+  /**
+   * The slots of every live ad that passes the filter: the candidates in their order, or the slots
+   * of `runs` (sealed slots that hold every match, see `runsFor`) then the tail, or every slot.
+   * The caller applies the city/area filter itself (to count the other cities for the facet). The
+   * answer is a view of a buffer the next call overwrites: use it before anything else searches.
+   */
+  matching(f: ScanFilter, runs: SlotRun[] | null = null): Int32Array {
     const nAttr = f.attributes.length;
     let need = 0;
     const marks = this.#marks;
@@ -212,42 +491,65 @@ export class AdIndex {
       need = base + nAttr;
       this.#markBase = need + 1;
     }
-    const { categories, priceMin, priceMax, photos, since, bbox } = f;
+    const { categories, priceMin, priceMax, photos, since, bbox, featuredAfter } = f;
     const wantCurrency = f.currency;
     const pricey = priceMin !== null || priceMax !== null;
     const lo = priceMin ?? Number.NEGATIVE_INFINITY;
     const hi = priceMax ?? Number.POSITIVE_INFINITY;
     const [south, west, north, east] = bbox ?? [0, 0, 0, 0];
     const boxed = bbox !== null;
-    // Columns in locals: the loop below runs a million times per search.
+    // Columns in locals: the test below runs up to a million times per search.
     const { category, price, currency, bumped, lat, lng, alive, slotOf } = this;
     const hasPhoto = this.photos;
+    const featuredUntil = this.featuredUntil;
     const cats = categories ?? new Uint8Array(0);
     const scoped = categories !== null;
-    const candidates = f.candidates;
-    const n = candidates === null ? this.size : candidates.length;
-    for (let i = 0; i < n; i++) {
-      let s = i;
-      if (candidates !== null) {
-        const id = candidates[i] as number;
-        s = id < slotOf.length ? (slotOf[id] as number) : -1;
-        if (s < 0) continue;
-      } else if (alive[s] === 0) continue;
-      if (scoped && cats[category[s] as number] !== 1) continue;
+    const passes = (s: number): boolean => {
+      if (alive[s] === 0) return false;
+      if (scoped && cats[category[s] as number] !== 1) return false;
       if (pricey) {
         const p = price[s] as number;
-        if (!(p >= lo && p <= hi) || currency[s] !== wantCurrency) continue;
+        if (!(p >= lo && p <= hi) || currency[s] !== wantCurrency) return false;
       }
-      if (photos && hasPhoto[s] === 0) continue;
-      if (since > 0 && (bumped[s] as number) < since) continue;
-      if (nAttr > 0 && marks[s] !== need) continue;
+      if (photos && hasPhoto[s] === 0) return false;
+      if (since > 0 && (bumped[s] as number) < since) return false;
+      if (featuredAfter > 0 && (featuredUntil[s] as number) <= featuredAfter) return false;
+      if (nAttr > 0 && marks[s] !== need) return false;
       if (boxed) {
         const la = lat[s] as number;
         const ln = lng[s] as number;
-        if (la < south || la > north || ln < west || ln > east) continue;
+        if (la < south || la > north || ln < west || ln > east) return false;
       }
-      visit(s);
+      return true;
+    };
+    if (this.#found.length < this.size) this.#found = new Int32Array(this.id.length);
+    const found = this.#found;
+    let n = 0;
+    const candidates = f.candidates;
+    if (candidates !== null) {
+      if (found.length < candidates.length) this.#found = new Int32Array(candidates.length);
+      const out = this.#found;
+      for (let i = 0; i < candidates.length; i++) {
+        const id = candidates[i] as number;
+        const s = id < slotOf.length ? (slotOf[id] as number) : -1;
+        if (s >= 0 && passes(s)) out[n++] = s;
+      }
+      return out.subarray(0, n);
     }
+    const tail = runs === null ? 0 : this.sealed;
+    for (const { order, from, to } of runs ?? []) {
+      if (order === null) {
+        for (let s = from; s < to; s++) if (passes(s)) found[n++] = s;
+      } else {
+        for (let i = from; i < to; i++) {
+          const s = order[i] as number;
+          if (passes(s)) found[n++] = s;
+        }
+      }
+    }
+    // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
+    for (let s = this.size - 1; s >= tail; s--) if (passes(s)) found[n++] = s;
+    return found.subarray(0, n);
   }
 }
 
@@ -513,6 +815,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       if (value !== null) index.addValue(attr.id, s, value);
     }
   }
+  index.seal();
   return index;
 }
 

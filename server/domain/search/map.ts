@@ -12,7 +12,7 @@
 
 import type { DatabaseHandle } from '../../db/index.ts';
 import { textCandidates } from '../../db/text-search.ts';
-import type { AdIndex, ScanFilter } from './ad-index.ts';
+import { type AdIndex, isPlain, type ScanFilter } from './ad-index.ts';
 import { type ResolvedQuery, scanFilter, searchEngine, TEXT_MATCH_CAP } from './service.ts';
 
 /** [south, west, north, east] in degrees. */
@@ -280,15 +280,7 @@ function precountOf(index: AdIndex, xs: Uint32Array, ys: Uint32Array): Precount 
 
 /** Whether a filter lets every published ad through (the map of everything). */
 const unfiltered = (f: ScanFilter, place: { cityId: number | null; areaId: number | null }) =>
-  f.categories === null &&
-  f.priceMin === null &&
-  f.priceMax === null &&
-  !f.photos &&
-  f.since === 0 &&
-  f.attributes.length === 0 &&
-  f.candidates === null &&
-  place.cityId === null &&
-  place.areaId === null;
+  isPlain(f) && f.categories === null && place.cityId === null && place.areaId === null;
 
 interface Cell {
   gx: number;
@@ -335,9 +327,11 @@ function scanInto(
   const { city, area } = index;
   const { cityId, areaId } = place;
   // The scan's bbox test keeps every pixel inside the grid: flooring keeps the order of positions.
-  index.scan({ ...filter, bbox }, (s) => {
-    if (cityId !== null && city[s] !== cityId) return;
-    if (areaId !== null && area[s] !== areaId) return;
+  const found = index.matching({ ...filter, bbox });
+  for (let i = 0; i < found.length; i++) {
+    const s = found[i] as number;
+    if (cityId !== null && city[s] !== cityId) continue;
+    if (areaId !== null && area[s] !== areaId) continue;
     const x = xs[s] as number;
     const y = ys[s] as number;
     const c = ((y >>> shift) - gy0) * cols + ((x >>> shift) - gx0);
@@ -350,7 +344,7 @@ function scanInto(
     if (x > (maxX[c] as number)) maxX[c] = x;
     if (y < (minY[c] as number)) minY[c] = y;
     if (y > (maxY[c] as number)) maxY[c] = y;
-  });
+  }
 }
 
 const round5 = (v: number) => Math.round(v * 1e5) / 1e5;

@@ -16,12 +16,16 @@ import {
   type AttributeTest,
   buildAdIndex,
   changedSince,
+  INDIRECT_COST,
   isFilterable,
+  isPlain,
   newestChange,
+  type OrderedSort,
   REBUILD_EVERY_MS,
   REREAD_WINDOW_MS,
   refreshAds,
   type ScanFilter,
+  scanCost,
 } from './ad-index.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type SnapAttribute } from './catalogue.ts';
 
@@ -271,6 +275,7 @@ export function scanFilter(
   r: ResolvedQuery,
   candidates: number[] | null,
   now = Date.now(),
+  featuredOnly = false,
 ): ScanFilter {
   let categories: Uint8Array | null = null;
   const scope = scopeOf(catalogue, r);
@@ -291,6 +296,7 @@ export function scanFilter(
       .map((a) => attributeTest(a, q.attributes[a.key] as AttributeFilter)),
     candidates,
     bbox: null,
+    featuredAfter: featuredOnly ? now : 0,
   };
 }
 
@@ -317,61 +323,87 @@ function sortKey(index: AdIndex, sort: SearchSort, scores: Map<number, number> |
  * The best `k` slots by key (higher first, ties to the higher ad id): a bounded min-heap in typed
  * arrays whose root is the worst kept, so most of a million offers cost one comparison.
  */
-export function topK(k: number, ids: Int32Array) {
-  const keys = new Float64Array(k);
-  const slots = new Int32Array(k);
-  let size = 0;
-  // a is worse than b
-  const worse = (ka: number, sa: number, kb: number, sb: number) =>
-    ka < kb || (ka === kb && (ids[sa] as number) < (ids[sb] as number));
-  const worseAt = (i: number, j: number) =>
-    worse(keys[i] as number, slots[i] as number, keys[j] as number, slots[j] as number);
-  const swap = (i: number, j: number) => {
+export class TopK {
+  readonly k: number;
+  readonly ids: Int32Array;
+  readonly keys: Float64Array;
+  readonly slots: Int32Array;
+  size = 0;
+
+  constructor(k: number, ids: Int32Array) {
+    this.k = k;
+    this.ids = ids;
+    this.keys = new Float64Array(k);
+    this.slots = new Int32Array(k);
+  }
+
+  /** Whether `k` slots are kept. */
+  get full() {
+    return this.size === this.k;
+  }
+
+  /** The key of the worst slot kept (when full). */
+  get worst() {
+    return this.keys[0] as number;
+  }
+
+  /** Whether the slot at heap position i is worse than the one at j. */
+  #worseAt(i: number, j: number): boolean {
+    const ki = this.keys[i] as number;
+    const kj = this.keys[j] as number;
+    return (
+      ki < kj ||
+      (ki === kj && (this.ids[this.slots[i] as number] as number) < (this.ids[this.slots[j] as number] as number))
+    );
+  }
+
+  #swap(i: number, j: number) {
+    const { keys, slots } = this;
     const tk = keys[i] as number;
     const ts = slots[i] as number;
     keys[i] = keys[j] as number;
     slots[i] = slots[j] as number;
     keys[j] = tk;
     slots[j] = ts;
-  };
-  const siftDown = (i: number) => {
-    for (;;) {
+  }
+
+  offer(s: number, key: number) {
+    const { keys, slots } = this;
+    if (this.size < this.k) {
+      let i = this.size++;
+      keys[i] = key;
+      slots[i] = s;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.#worseAt(i, p)) break;
+        this.#swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    if (this.k === 0) return;
+    const root = keys[0] as number;
+    if (key < root || (key === root && (this.ids[s] as number) < (this.ids[slots[0] as number] as number))) return;
+    keys[0] = key;
+    slots[0] = s;
+    for (let i = 0; ; ) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < size && worseAt(l, m)) m = l;
-      if (r < size && worseAt(r, m)) m = r;
+      if (l < this.size && this.#worseAt(l, m)) m = l;
+      if (r < this.size && this.#worseAt(r, m)) m = r;
       if (m === i) return;
-      swap(i, m);
+      this.#swap(i, m);
       i = m;
     }
-  };
-  return {
-    offer(s: number, key: number) {
-      if (size < k) {
-        let i = size++;
-        keys[i] = key;
-        slots[i] = s;
-        while (i > 0) {
-          const p = (i - 1) >> 1;
-          if (!worseAt(i, p)) break;
-          swap(i, p);
-          i = p;
-        }
-        return;
-      }
-      if (k === 0 || worse(key, s, keys[0] as number, slots[0] as number)) return;
-      keys[0] = key;
-      slots[0] = s;
-      siftDown(0);
-    },
-    /** Kept slots, best first. */
-    sorted(): number[] {
-      const order = Array.from({ length: size }, (_, i) => i);
-      order.sort((a, b) => (worseAt(a, b) ? 1 : -1));
-      return order.map((i) => slots[i] as number);
-    },
-  };
+  }
+
+  /** Kept slots, best first. */
+  sorted(): number[] {
+    const order = Array.from({ length: this.size }, (_, i) => i);
+    order.sort((a, b) => (this.#worseAt(a, b) ? 1 : -1));
+    return order.map((i) => this.slots[i] as number);
+  }
 }
 
 function facetList(
@@ -386,6 +418,71 @@ function facetList(
   return byCount ? list.sort((a, b) => b.count - a.count) : list;
 }
 
+/**
+ * The best `k` matches of a plain query (see `isPlain`) by walking the index's order of the sort
+ * until `k` are found, then the tail: for a page of a large result, a few hundred slots instead of
+ * every one.
+ */
+function walkInOrder(
+  index: AdIndex,
+  sort: OrderedSort,
+  matches: (slot: number) => boolean,
+  keyOf: (slot: number) => number,
+  best: TopK,
+) {
+  runs: for (const { order, from, to, reverse } of index.orderRuns(sort)) {
+    if (order === null) continue;
+    const n = to - from;
+    for (let j = 0; j < n; j++) {
+      const s = order[reverse ? to - 1 - j : from + j] as number;
+      if (!matches(s)) continue;
+      const key = keyOf(s);
+      // The rest of a run is no better than this slot; in a reversed run an equal key may still win on its id.
+      if (best.full && (key < best.worst || (key === best.worst && !reverse))) break runs;
+      best.offer(s, key);
+    }
+  }
+  for (let s = index.size - 1; s >= index.sealed; s--) if (matches(s)) best.offer(s, keyOf(s));
+}
+
+/** Counts of a plain query from the index's tables: by city (any city), by area of the city, by category (the place's). */
+function countPlain(
+  index: AdIndex,
+  categories: Uint8Array | null,
+  place: { cityId: number | null; areaId: number | null },
+  counts: { cities: Uint32Array; areas: Uint32Array; categories: Uint32Array },
+): number {
+  const { cityId, areaId } = place;
+  let total = 0;
+  const rows = Math.min(index.byCategoryCity.rows, counts.categories.length);
+  for (let c = 0; c < rows; c++) {
+    if (categories !== null && categories[c] !== 1) continue;
+    const byCity = index.byCategoryCity.row(c);
+    const byArea = index.byCategoryArea.row(c);
+    let inCategory = 0;
+    for (let city = 0; city < byCity.length; city++) {
+      const n = byCity[city] as number;
+      if (n === 0) continue;
+      if (city < counts.cities.length) counts.cities[city] += n;
+      inCategory += n;
+    }
+    if (cityId !== null) {
+      for (let area = 0; area < Math.min(byArea.length, counts.areas.length); area++) {
+        counts.areas[area] += byArea[area] as number;
+      }
+    }
+    const n =
+      areaId !== null
+        ? index.byCategoryArea.at(c, areaId)
+        : cityId !== null
+          ? index.byCategoryCity.at(c, cityId)
+          : inCategory;
+    counts.categories[c] = n;
+    total += n;
+  }
+  return total;
+}
+
 /** Runs a resolved query: one page of ad ids, the count, and the facets. */
 export async function searchAds(
   handle: DatabaseHandle,
@@ -396,10 +493,28 @@ export async function searchAds(
   const q = resolved.query;
   const [index, text] = await Promise.all([engine.index(), q.q ? textFilter(handle, q.q, q.sort) : null]);
   const catalogue = await engine.catalogue();
+  return { ...rankIndex(index, catalogue, resolved, text, options), exact: text ? text.exact : true };
+}
+
+/**
+ * The in-memory half of a search (pure and synchronous): the page, count and facets of a resolved
+ * query over the index, text already narrowed to `text`. A plain query (see `isPlain`) is counted
+ * from the index's tables and paged by walking the sort's order; any other is one pass over the
+ * fewest slots that hold its matches. `exhaustive` takes the pass over every slot for any query:
+ * the reference the faster ways are tested against.
+ */
+export function rankIndex(
+  index: AdIndex,
+  catalogue: CatalogueSnapshot,
+  resolved: ResolvedQuery,
+  text: { ids: number[]; scores: Map<number, number> | null } | null,
+  options: SearchOptions & { exhaustive?: boolean } = {},
+): Omit<SearchResult, 'exact'> {
+  const q = resolved.query;
   const pageSize = options.pageSize ?? RESULTS_PAGE_SIZE;
   const page = options.page ?? 1;
-  const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now);
-  const best = topK(page * pageSize, index.id);
+  const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now, options.featured);
+  const best = new TopK(page * pageSize, index.id);
   const keyOf = sortKey(index, q.sort, text?.scores ?? null);
   const wantFacets = options.facets !== false;
   const cityCounts = new Uint32Array(catalogue.citySpan);
@@ -410,20 +525,48 @@ export async function searchAds(
   const areaOf = index.area;
   const categoryOf = index.category;
   let total = 0;
-  const featuredSince = options.featured ? (options.now ?? Date.now()) : null;
-  const featuredUntil = index.featuredUntil;
-  index.scan(filter, (s) => {
-    if (featuredSince !== null && (featuredUntil[s] as number) <= featuredSince) return;
-    const city = cityOf[s] as number;
-    cityCounts[city]++;
-    if (cityId !== null && city !== cityId) return;
-    const area = areaOf[s] as number;
-    areaCounts[area]++;
-    if (areaId !== null && area !== areaId) return;
-    total++;
-    categoryCounts[categoryOf[s] as number]++;
-    best.offer(s, keyOf(s));
-  });
+  if (isPlain(filter) && !options.exhaustive) {
+    // Counts from the tables; the page from the sort's order (or a scan of the fewest slots that
+    // hold it, when the matches are too thin for a walk to find a page soon).
+    total = countPlain(index, filter.categories, resolved, {
+      cities: cityCounts,
+      areas: areaCounts,
+      categories: categoryCounts,
+    });
+    const { alive } = index;
+    const cats = filter.categories;
+    const matches = (s: number) =>
+      alive[s] === 1 &&
+      (cats === null || cats[categoryOf[s] as number] === 1) &&
+      (cityId === null || cityOf[s] === cityId) &&
+      (areaId === null || areaOf[s] === areaId);
+    const runs = index.runsFor(filter, resolved);
+    const cost = runs === null ? index.size : scanCost(runs);
+    const walkCost = (INDIRECT_COST * page * pageSize * index.live) / Math.max(1, total);
+    if (total === 0) {
+      // Nothing to page through.
+    } else if (walkCost < cost) {
+      walkInOrder(index, q.sort === 'relevance' ? 'newest' : q.sort, matches, keyOf, best);
+    } else {
+      for (const s of index.matching(filter, runs)) if (matches(s)) best.offer(s, keyOf(s));
+    }
+  } else {
+    // One pass over the fewest slots that hold every match (every city's, for the city facet).
+    const runs = options.exhaustive ? null : index.runsFor(filter, wantFacets ? null : resolved);
+    const found = index.matching(filter, runs);
+    for (let i = 0; i < found.length; i++) {
+      const s = found[i] as number;
+      const city = cityOf[s] as number;
+      cityCounts[city]++;
+      if (cityId !== null && city !== cityId) continue;
+      const area = areaOf[s] as number;
+      areaCounts[area]++;
+      if (areaId !== null && area !== areaId) continue;
+      total++;
+      categoryCounts[categoryOf[s] as number]++;
+      best.offer(s, keyOf(s));
+    }
+  }
   const slots = best.sorted().slice((page - 1) * pageSize);
   const ids = slots.map((s) => index.id[s] as number);
   const subtreeCount = (subtree: number[]) => subtree.reduce((n, id) => n + (categoryCounts[id] ?? 0), 0);
@@ -451,11 +594,9 @@ export async function searchAds(
     }
   }
   const scopeIds = scopeOf(catalogue, resolved) ?? [];
-  const exact = text ? text.exact : true;
   return {
     ids,
     total,
-    exact,
     pages: Math.max(1, Math.min(MAX_RESULT_PAGES, Math.ceil(total / pageSize))),
     facets: {
       categories,

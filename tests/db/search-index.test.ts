@@ -1,0 +1,157 @@
+// The quick ways of the search index (server/domain/search/service.ts `rankIndex`) against the one
+// pass over every slot they stand in for: counts of plain queries from the tables, pages walked in
+// the sort's order, scans of a category's run of slots, a city's or a time window's — on an index
+// of a few thousand random ads in the seeded catalogue, sealed (slots renumbered) and then changed
+// (a tail of new slots, dead ones among the sealed), so every path meets both.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseSearchQuery, RESULTS_PAGE_SIZE } from '../../app/lib/search-query.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { AdIndex, type IndexRow } from '../../server/domain/search/ad-index.ts';
+import { type CatalogueSnapshot, loadCatalogueSnapshot } from '../../server/domain/search/catalogue.ts';
+import { rankIndex, resolveQuery } from '../../server/domain/search/service.ts';
+import { createTestDatabase } from '../support/databases.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 1);
+
+/** A small deterministic random source (the same ads on every run). */
+function random(seed: number) {
+  let x = seed >>> 0;
+  return () => {
+    x = (x * 1_664_525 + 1_013_904_223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+let catalogue: CatalogueSnapshot;
+let index: AdIndex;
+
+function makeIndex(): AdIndex {
+  const r = random(42);
+  const pick = <T>(list: T[]) => list[Math.floor(r() * list.length)] as T;
+  const leaves = [...catalogue.categoryById.values()].filter((c) => c.children.length === 0).map((c) => c.id);
+  // A few categories and cities hold most ads, as on a real site.
+  const busyLeaves = leaves.slice(0, 5);
+  const cities = catalogue.cities.map((c) => c.id);
+  const busyCities = cities.slice(0, 3);
+  const rowOf = (id: number): IndexRow => {
+    const city = r() < 0.7 ? pick(busyCities) : pick(cities);
+    const areas = catalogue.cityById.get(city)?.areas ?? [];
+    const priced = r() < 0.85;
+    return {
+      id,
+      category: r() < 0.6 ? pick(busyLeaves) : pick(leaves),
+      city,
+      area: areas.length > 0 && r() < 0.6 ? pick(areas) : 0,
+      // Round prices: many ties.
+      price: priced ? Math.round(r() * 50) * 1000 : Number.NaN,
+      currency: r() < 0.1 ? 1 : 0,
+      photos: r() < 0.5,
+      // Bumps out of id order, some equal.
+      bumped: NOW - Math.floor(r() * 400) * (DAY / 10),
+      featuredUntil: r() < 0.05 ? NOW + DAY : r() < 0.05 ? NOW - DAY : 0,
+      lat: 32 + r(),
+      lng: 13 + r(),
+    };
+  };
+  const ix = new AdIndex();
+  for (let id = 1; id <= 4000; id++) ix.put(rowOf(id));
+  ix.seal(NOW);
+  // After the seal: edits (new slots for old ads), removals, new ads — the tail and dead slots.
+  for (let i = 0; i < 300; i++) ix.put(rowOf(1 + Math.floor(r() * 4000)));
+  for (let i = 0; i < 200; i++) ix.remove(1 + Math.floor(r() * 4000));
+  for (let id = 4001; id <= 4300; id++) ix.put(rowOf(id));
+  return ix;
+}
+
+const queries = (): string[] => {
+  const top = catalogue.topLevel.values().next().value ?? [];
+  const parent = catalogue.categoryById.get(top[0] as number);
+  const leaf = [...catalogue.categoryById.values()].find((c) => c.children.length === 0);
+  const city = catalogue.cities[0];
+  const area = city ? catalogue.areaById.get(catalogue.cityById.get(city.id)?.areas[0] as number) : undefined;
+  const small = catalogue.cities[catalogue.cities.length - 1];
+  const taxonomy = catalogue.taxonomies[0];
+  return [
+    '',
+    `category=${parent?.slug}`,
+    `category=${leaf?.slug}`,
+    `taxonomy=${taxonomy?.slug}`,
+    `city=${city?.slug}`,
+    `city=${city?.slug}&area=${area?.slug}`,
+    `city=${small?.slug}`,
+    `category=${parent?.slug}&city=${small?.slug}`,
+    'photos=1',
+    'within=7',
+    'price_min=10000&price_max=30000',
+    'price_max=20000&currency=USD',
+    `category=${parent?.slug}&within=30&photos=1`,
+    `city=${city?.slug}&price_min=5000`,
+  ];
+};
+
+beforeAll(async () => {
+  const t = await createTestDatabase('sqlite');
+  await seedCatalogue(t.db);
+  catalogue = await loadCatalogueSnapshot(t.db);
+  await t.close();
+  index = makeIndex();
+});
+
+describe('search index: quick paths give what one pass over every slot gives', () => {
+  it('renumbers sealed slots by category and keeps every ad findable by id', () => {
+    const start = index.categoryStart;
+    for (let s = 0; s < index.sealed; s++) {
+      const c = index.category[s] as number;
+      expect(s >= (start[c] as number) && s < (start[c + 1] as number)).toBe(true);
+    }
+    for (let s = 0; s < index.size; s++) {
+      if (index.alive[s] === 1) expect(index.slot(index.id[s] as number)).toBe(s);
+    }
+    expect(index.size - index.sealed).toBeGreaterThan(0);
+    expect(index.dead).toBeGreaterThan(0);
+  });
+
+  for (const sort of ['newest', 'price-asc', 'price-desc', 'relevance']) {
+    it(`pages, counts and facets agree (sort ${sort})`, () => {
+      for (const params of queries()) {
+        const resolved = resolveQuery(catalogue, parseSearchQuery(new URLSearchParams(`${params}&sort=${sort}`)));
+        for (const page of [1, 2, 7]) {
+          const options = { page, now: NOW };
+          const quick = rankIndex(index, catalogue, resolved, null, options);
+          const reference = rankIndex(index, catalogue, resolved, null, { ...options, exhaustive: true });
+          expect(quick, `${params} sort=${sort} page ${page}`).toEqual(reference);
+        }
+      }
+    });
+  }
+
+  it('the featured section and answers without facets agree', () => {
+    for (const params of queries()) {
+      const resolved = resolveQuery(catalogue, parseSearchQuery(new URLSearchParams(params)));
+      for (const options of [
+        { featured: true, now: NOW },
+        { facets: false, now: NOW },
+      ]) {
+        const quick = rankIndex(index, catalogue, resolved, null, options);
+        expect(quick).toEqual(rankIndex(index, catalogue, resolved, null, { ...options, exhaustive: true }));
+      }
+    }
+  });
+
+  it('the reference itself: newest first, count and city facet by brute force', () => {
+    const resolved = resolveQuery(catalogue, parseSearchQuery(new URLSearchParams('photos=1')));
+    const reference = rankIndex(index, catalogue, resolved, null, { now: NOW, exhaustive: true });
+    const live: number[] = [];
+    for (let s = 0; s < index.size; s++) if (index.alive[s] === 1 && index.photos[s] === 1) live.push(s);
+    live.sort(
+      (a, b) =>
+        (index.bumped[b] as number) - (index.bumped[a] as number) || (index.id[b] as number) - (index.id[a] as number),
+    );
+    expect(reference.total).toBe(live.length);
+    expect(reference.ids).toEqual(live.slice(0, RESULTS_PAGE_SIZE).map((s) => index.id[s]));
+    const first = catalogue.cities[0];
+    const inFirst = live.filter((s) => index.city[s] === first?.id).length;
+    expect(reference.facets.cities.find((f) => f.slug === first?.slug)?.count ?? 0).toBe(inFirst);
+  });
+});
