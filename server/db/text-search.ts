@@ -92,6 +92,13 @@ export interface TextCandidates {
   scores: Map<number, number> | null;
 }
 
+/**
+ * PostgreSQL: a word expected in more than this many times the cap of matches is found by walking
+ * the ids down (it meets `cap` matches within a few times `cap` rows); fewer, through the GIN
+ * index (one heap page per match, and the walk would read most of the table).
+ */
+const WALK_FROM = 5;
+
 /** Splits the comma-separated numbers an aggregate returned (one row instead of thousands). */
 const numbers = (list: unknown): number[] =>
   typeof list === 'string' && list !== '' ? list.split(',').map(Number) : [];
@@ -113,10 +120,24 @@ export async function textCandidates(
   let ids: number[];
   if (dialect === 'postgres') {
     const q = tsQuery(terms);
-    const r = await sql<{ ids: string | null }>`
-      select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
-        select ad_id from ad_search where document @@ cast(${q} as tsquery) order by ad_id desc limit ${cap + 1}
-      ) as m`.execute(db);
+    // Two ways to the newest matches, and the planner often takes the wrong one for a prefix: for a
+    // word in many ads, walk the ids down and test each document until `cap` match; for fewer, read
+    // every match through the GIN index (materialised, so the order by cannot turn it into the
+    // walk). Its own estimate of the matches (word statistics, close for words and prefixes) decides.
+    const plan = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>`
+      explain (format json) select 1 from ad_search where document @@ cast(${q} as tsquery)`.execute(db);
+    const estimate = Number(plan.rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
+    const r =
+      estimate > WALK_FROM * cap
+        ? await sql<{ ids: string | null }>`
+          select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
+            select ad_id from ad_search where document @@ cast(${q} as tsquery) order by ad_id desc limit ${cap + 1}
+          ) as m`.execute(db)
+        : await sql<{ ids: string | null }>`
+          with m as materialized (select ad_id from ad_search where document @@ cast(${q} as tsquery))
+          select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
+            select ad_id from m order by ad_id desc limit ${cap + 1}
+          ) as newest`.execute(db);
     ids = numbers(r.rows[0]?.ids);
   } else {
     const r = await sql<{ ids: string | null }>`

@@ -11,6 +11,20 @@ import * as m0008 from './0008_search.ts';
 import * as m0009 from './0009_ad_changes.ts';
 import * as m0010 from './0010_saved_searches.ts';
 import * as m0011 from './0011_sitemap.ts';
+import * as m0012 from './0012_search_prefixes.ts';
 import type { Migration } from './helpers.ts';
 
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011];
+export const migrations: Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+  m0012,
+];
