@@ -1,4 +1,4 @@
-import { AspectRatio, Badge, Button, Card, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { IconMapPin, IconPhoto } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
 import { RelativeTime } from '../relative-time.tsx';
+import classes from './ad-card.module.css';
 
 /** The price as buyers read it: amount and currency in the page's digits, or the price type. */
 export function usePrice() {
@@ -27,7 +28,8 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
 /**
  * An ad in a list (PRODUCT.md §10): photo in 4:3, price first, title in two lines at most, key
  * details, city · area and when it was posted; a featured marker where paid for. Two per row on
- * phones. `now` (the server's, for the same words in the browser) shows the time.
+ * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
+ * and a CSS module: lists render many cards per request.
  */
 export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
   const { t } = useTranslation('ads');
@@ -35,55 +37,42 @@ export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
   const price = usePrice();
   const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
   return (
-    <Card component={Link} to={to(adPath(ad))} withBorder radius="lg" padding="xs" h="100%">
-      <Card.Section pos="relative">
-        <AspectRatio ratio={4 / 3}>
-          {ad.photo ? (
-            <Image
-              src={ad.photo.thumb}
-              srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
-              sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
-              alt=""
-              fit="cover"
-              loading="lazy"
-            />
-          ) : (
-            <Group justify="center" bg="var(--mantine-color-default-hover)">
-              <IconPhoto size={32} aria-hidden color="var(--mantine-color-dimmed)" />
-            </Group>
-          )}
-        </AspectRatio>
-        {ad.featured ? (
-          <Badge pos="absolute" top={8} style={{ insetInlineStart: 8 }} color="yellow" c="dark" radius="sm">
-            {t('featured')}
-          </Badge>
-        ) : null}
-      </Card.Section>
-      <Stack gap={2} mt="xs">
-        <Text fw={700} c="brand" size="sm">
-          {price(ad)}
-        </Text>
-        <Text fw={600} lineClamp={2} dir="auto" size="sm">
+    <Link to={to(adPath(ad))} className={classes.card}>
+      <div className={classes.photo}>
+        {ad.photo ? (
+          <img
+            src={ad.photo.thumb}
+            srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
+            sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
+            alt=""
+            loading="lazy"
+          />
+        ) : (
+          <div className={classes.noPhoto}>
+            <IconPhoto size={32} aria-hidden />
+          </div>
+        )}
+        {ad.featured ? <span className={classes.featured}>{t('featured')}</span> : null}
+      </div>
+      <div className={classes.body}>
+        <span className={classes.price}>{price(ad)}</span>
+        <span className={classes.title} dir="auto">
           {ad.title}
-        </Text>
+        </span>
         {ad.attributes.length > 0 ? (
-          <Text size="xs" c="dimmed" lineClamp={1}>
-            {ad.attributes.map((a) => (locale === 'ar' ? a.ar : a.en)).join(' · ')}
-          </Text>
+          <span className={classes.meta}>{ad.attributes.map((a) => (locale === 'ar' ? a.ar : a.en)).join(' · ')}</span>
         ) : null}
-        <Group gap={4} c="dimmed" wrap="nowrap">
-          <IconMapPin size={14} aria-hidden style={{ flexShrink: 0 }} />
-          <Text size="xs" lineClamp={1}>
-            {place}
-          </Text>
-        </Group>
+        <span className={`${classes.meta} ${classes.place}`}>
+          <IconMapPin size={14} aria-hidden />
+          <span>{place}</span>
+        </span>
         {now && ad.bumped_at ? (
-          <Text size="xs" c="dimmed">
+          <span className={classes.meta}>
             <RelativeTime iso={ad.bumped_at} now={now} />
-          </Text>
+          </span>
         ) : null}
-      </Stack>
-    </Card>
+      </div>
+    </Link>
   );
 }
 
