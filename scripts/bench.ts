@@ -568,104 +568,79 @@ for (const w of facts.words) {
       (w.key === 'common' && w.share <= 0.1 ? '  — not common (≤ 10 %)' : ''),
   );
 }
+/**
+ * Prints a table: a header, then a line per row, the first column left-aligned and the others
+ * right-aligned to their widths; with `groupOf`, a `-- group` line wherever the group changes.
+ */
+function printTable<R>(
+  columns: [title: string, width: number, value: (r: R) => string | number | null][],
+  list: R[],
+  groupOf?: (r: R) => string,
+) {
+  const line = (values: (string | number | null)[]) =>
+    columns
+      .map(([, width], i) => (i === 0 ? String(values[i] ?? '').padEnd(width) : cell(values[i] ?? null, width)))
+      .join(' ');
+  console.log(line(columns.map(([title]) => title)));
+  let group: string | null = null;
+  for (const r of list) {
+    if (groupOf && groupOf(r) !== group) {
+      group = groupOf(r);
+      console.log(`-- ${group}`);
+    }
+    console.log(line(columns.map(([, , value]) => value(r))));
+  }
+}
+
 if (facts.service) {
   console.log(
     `\nSearch service in this process, one query at a time (no HTTP, no cards); index built in ${n(facts.service.index_ms)} ms\n`,
   );
-  console.log(
+  printTable<ServiceRow>(
     [
-      'query'.padEnd(24),
-      cell('runs', 6),
-      cell('p50 ms', 8),
-      cell('p95 ms', 8),
-      cell('p99 ms', 8),
-      cell('matches', 9),
-    ].join(' '),
+      ['query', 24, (r) => r.name],
+      ['runs', 6, (r) => r.runs],
+      ['p50 ms', 8, (r) => r.p50_ms],
+      ['p95 ms', 8, (r) => r.p95_ms],
+      ['p99 ms', 8, (r) => r.p99_ms],
+      ['matches', 9, (r) => r.matches],
+    ],
+    facts.service.rows,
   );
-  for (const r of facts.service.rows) {
-    console.log(
-      [
-        r.name.padEnd(24),
-        cell(r.runs, 6),
-        cell(r.p50_ms, 8),
-        cell(r.p95_ms, 8),
-        cell(r.p99_ms, 8),
-        cell(r.matches, 9),
-      ].join(' '),
-    );
-  }
 }
 console.log(
   `\nServer: ready in ${n(serverStartMs)} ms, first search answered ${n(serverIndexMs)} ms later (the index is built ` +
     `at start or at the first search); the serving limit answers the HTML of /posts ` +
     `(${Math.round(pageBytes / 1024)} KB before compression) from memory`,
 );
+/** The columns every load table starts with. */
+const latencyColumns: [string, number, (r: LoadResult & { name: string }) => string | number | null][] = [
+  ['row', 36, (r) => r.name],
+  ['req/s', 7, (r) => r.rps],
+  ['p50 ms', 8, (r) => r.p50_ms],
+  ['p95 ms', 8, (r) => r.p95_ms],
+  ['p99 ms', 8, (r) => r.p99_ms],
+  ['CPU ms', 7, (r) => r.cpu_ms],
+];
 if (rows.length) {
   console.log(`\nUnder load: ${connections} connections\n`);
-  console.log(
+  printTable<Row>(
     [
-      'row'.padEnd(36),
-      cell('req/s', 7),
-      cell('p50 ms', 8),
-      cell('p95 ms', 8),
-      cell('p99 ms', 8),
-      cell('CPU ms', 7),
-      cell('KB', 6),
-      cell('raw KB', 7),
-      cell('% limit', 8),
-      cell('CPU %', 6),
-      cell('RSS MB', 7),
-      cell('errors', 7),
-    ].join(' '),
+      ...latencyColumns,
+      ['KB', 6, (r) => r.kb],
+      ['raw KB', 7, (r) => r.raw_kb],
+      ['% limit', 8, (r) => (r.limit_pct === null ? '' : `${r.limit_pct}%`)],
+      ['CPU %', 6, (r) => (r.limit_cpu_pct === null ? '' : `${r.limit_cpu_pct}%`)],
+      ['RSS MB', 7, (r) => r.rss_mb],
+      ['errors', 7, (r) => (r.errors ? `${r.errors} (${r.status})` : 0)],
+    ],
+    rows,
+    (r) => r.group,
   );
-  let group = '';
-  for (const r of rows) {
-    if (r.group !== group) {
-      group = r.group;
-      console.log(`-- ${group}`);
-    }
-    console.log(
-      [
-        r.name.padEnd(36),
-        cell(r.rps, 7),
-        cell(r.p50_ms, 8),
-        cell(r.p95_ms, 8),
-        cell(r.p99_ms, 8),
-        cell(r.cpu_ms, 7),
-        cell(r.kb, 6),
-        cell(r.raw_kb, 7),
-        cell(r.limit_pct === null ? '' : `${r.limit_pct}%`, 8),
-        cell(r.limit_cpu_pct === null ? '' : `${r.limit_cpu_pct}%`, 6),
-        cell(r.rss_mb, 7),
-        cell(r.errors ? `${r.errors} (${r.status})` : 0, 7),
-      ].join(' '),
-    );
-  }
 }
 if (single.length) {
   console.log('\nOne request at a time (latency without queueing)\n');
-  console.log(
-    [
-      'row'.padEnd(36),
-      cell('req/s', 7),
-      cell('p50 ms', 8),
-      cell('p95 ms', 8),
-      cell('p99 ms', 8),
-      cell('CPU ms', 7),
-    ].join(' '),
-  );
-  for (const r of single) {
-    console.log(
-      [
-        r.name.padEnd(36),
-        cell(r.rps, 7),
-        cell(r.p50_ms, 8),
-        cell(r.p95_ms, 8),
-        cell(r.p99_ms, 8),
-        cell(r.cpu_ms, 7),
-      ].join(' '),
-    );
-  }
+  printTable(latencyColumns, single);
 }
 
 // The figures of issue 5 §9 next to what was measured.
