@@ -108,13 +108,20 @@ class CountTable {
   }
 }
 
-/** Slots of [0, n) grouped by a key: `slots` from `start[k]` to `start[k + 1]` have key k, in slot order. */
-function groupBy(keys: Uint16Array, n: number) {
+/** Where each key's group starts among slots [0, n) grouped by key: start[k] to start[k + 1] for key k. */
+function groupStarts(keys: Uint16Array, n: number): Int32Array<ArrayBuffer> {
   let span = 1;
   for (let s = 0; s < n; s++) if ((keys[s] as number) >= span) span = (keys[s] as number) + 1;
   const start = new Int32Array(span + 1);
   for (let s = 0; s < n; s++) start[(keys[s] as number) + 1]++;
   for (let k = 0; k < span; k++) start[k + 1] += start[k] as number;
+  return start;
+}
+
+/** Slots of [0, n) grouped by a key: `slots` from `start[k]` to `start[k + 1]` have key k, in slot order. */
+function groupBy(keys: Uint16Array, n: number) {
+  const start = groupStarts(keys, n);
+  const span = start.length - 1;
   const next = start.slice(0, span);
   const slots = new Int32Array(start[span] as number);
   for (let s = 0; s < n; s++) slots[next[keys[s] as number]++] = s;
@@ -268,12 +275,8 @@ export class AdIndex {
     this.#renumber(Int32Array.from(live));
     const n = this.size;
     this.sealed = n;
-    let span = 1;
-    for (let s = 0; s < n; s++) if ((this.category[s] as number) >= span) span = (this.category[s] as number) + 1;
-    const start = new Int32Array(span + 1);
-    for (let s = 0; s < n; s++) start[(this.category[s] as number) + 1]++;
-    for (let c = 0; c < span; c++) start[c + 1] += start[c] as number;
-    this.categoryStart = start;
+    // Slots are in category order now: each category's group is its run of slots.
+    this.categoryStart = groupStarts(this.category, n);
     this.cityGroups = groupBy(this.city, n);
     const { priceLyd, featuredUntil } = this;
     const all: number[] = [];
