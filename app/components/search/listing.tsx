@@ -244,6 +244,11 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
   const onCategoryPage = listing.base !== '/posts';
   const city = options.cities.find((c) => c.slug === query.city);
   const id = (s: string) => `${idPrefix}-${s}`;
+  /** Choices of catalogue entries by slug, "any" (no filter) first. */
+  const bySlug = (any: string, items: { slug: string; name_ar: string; name_en: string }[]) => [
+    { value: '', label: any },
+    ...items.map((x) => ({ value: x.slug, label: name(x) })),
+  ];
   return (
     <Form method="get" action={to(listing.base)} onSubmit={onSubmit} key={searchString(query)}>
       <Stack gap="sm">
@@ -257,10 +262,7 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
             name="taxonomy"
             label={t('fields.taxonomy')}
             defaultValue={query.taxonomy ?? ''}
-            data={[
-              { value: '', label: t('any') },
-              ...options.taxonomies.map((x) => ({ value: x.slug, label: name(x) })),
-            ]}
+            data={bySlug(t('any'), options.taxonomies)}
           />
         )}
         <NativeSelect
@@ -268,10 +270,7 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
           name="city"
           label={t('fields.city')}
           defaultValue={query.city ?? ''}
-          data={[
-            { value: '', label: t('any-city') },
-            ...options.cities.map((c) => ({ value: c.slug, label: name(c) })),
-          ]}
+          data={bySlug(t('any-city'), options.cities)}
         />
         {city && city.areas.length > 0 ? (
           <NativeSelect
@@ -279,7 +278,7 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
             name="area"
             label={t('fields.area')}
             defaultValue={query.area ?? ''}
-            data={[{ value: '', label: t('any') }, ...city.areas.map((a) => ({ value: a.slug, label: name(a) }))]}
+            data={bySlug(t('any'), city.areas)}
           />
         ) : null}
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useSearchParams } from 'react-router';
 import { AdCards } from '~/components/ads/ad-parts.tsx';
@@ -11,7 +12,7 @@ import { db, services, tFor } from '~/lib/route.server.ts';
 import { EMPTY_QUERY } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { cardsByIds } from '../../../server/domain/ad-view.ts';
+import { type AdCard, cardsByIds } from '../../../server/domain/ad-view.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/home';
@@ -105,30 +106,18 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         />
       </section>
 
-      {loaderData.featured.length > 0 ? (
-        <section aria-labelledby="featured-heading">
-          <Group justify="space-between" mb="md">
-            <Title order={2} size="h3" id="featured-heading">
-              {t('featured-ads')}
-            </Title>
-          </Group>
-          <AdCards ads={loaderData.featured} label={t('featured-ads')} now={loaderData.now} />
-        </section>
-      ) : null}
-
-      {loaderData.latest.length > 0 ? (
-        <section aria-labelledby="latest-heading">
-          <Group justify="space-between" mb="md">
-            <Title order={2} size="h3" id="latest-heading">
-              {t('latest-ads')}
-            </Title>
-            <Anchor component={Link} to={to('/posts')}>
-              {t('see-all')}
-            </Anchor>
-          </Group>
-          <AdCards ads={loaderData.latest} label={t('latest-ads')} now={loaderData.now} />
-        </section>
-      ) : null}
+      <AdSection id="featured" title={t('featured-ads')} ads={loaderData.featured} now={loaderData.now} />
+      <AdSection
+        id="latest"
+        title={t('latest-ads')}
+        ads={loaderData.latest}
+        now={loaderData.now}
+        more={
+          <Anchor component={Link} to={to('/posts')}>
+            {t('see-all')}
+          </Anchor>
+        }
+      />
 
       <section aria-labelledby="cities-heading">
         <Title order={2} size="h3" mb="md" id="cities-heading">
@@ -156,5 +145,33 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         </Group>
       </section>
     </Stack>
+  );
+}
+
+/** A titled section of ad cards (nothing without ads), with an optional link beside the title. */
+function AdSection({
+  id,
+  title,
+  ads,
+  now,
+  more,
+}: {
+  id: string;
+  title: string;
+  ads: AdCard[];
+  now: string;
+  more?: ReactNode;
+}) {
+  if (ads.length === 0) return null;
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h3" id={`${id}-heading`}>
+          {title}
+        </Title>
+        {more}
+      </Group>
+      <AdCards ads={ads} label={title} now={now} />
+    </section>
   );
 }
