@@ -340,6 +340,8 @@ export interface Database {
   notifications: NotificationsTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   ad_search: { ad_id: number; title: string; body: string };
+  /** PostgreSQL only: each (word, ad) pair of `ad_search`, kept by a trigger (migration 0013). */
+  ad_words: { word: string; ad_id: number };
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

@@ -93,15 +93,117 @@ export interface TextCandidates {
 }
 
 /**
- * PostgreSQL: a word expected in more than this many times the cap of matches is found by walking
- * the ids down (it meets `cap` matches within a few times `cap` rows); fewer, through the GIN
- * index (one heap page per match, and the walk would read most of the table).
+ * PostgreSQL: a prefix that starts more words than this (a letter or two, which most ads match) is
+ * looked for in the documents instead of word by word.
+ */
+const PREFIX_WORDS = 12;
+/**
+ * PostgreSQL, in the documents: matches expected beyond this many times the cap are found by
+ * walking the ids down (it meets `cap` matches within a few times `cap` rows); fewer, through the
+ * GIN index (one row visit per match, and the walk would read most of the table).
  */
 const WALK_FROM = 5;
 
 /** Splits the comma-separated numbers an aggregate returned (one row instead of thousands). */
 const numbers = (list: unknown): number[] =>
   typeof list === 'string' && list !== '' ? list.split(',').map(Number) : [];
+
+/** Distinct ids, highest first, at most `limit`. */
+function newestDistinct(ids: number[], limit: number): number[] {
+  const sorted = Int32Array.from(ids).sort();
+  const out: number[] = [];
+  for (let i = sorted.length - 1; i >= 0 && out.length < limit; i--) {
+    const id = sorted[i] as number;
+    if (id !== out[out.length - 1]) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * PostgreSQL: the newest `limit` ads with every word of `terms` (the last a prefix) from
+ * `ad_words` (migration 0013), read from its key alone; null when the prefix starts more than
+ * PREFIX_WORDS words.
+ */
+async function wordListCandidates(db: DB, terms: string[], limit: number): Promise<number[] | null> {
+  const last = terms[terms.length - 1] as string;
+  // The words the prefix starts, one key lookup each (terms hold only letters and digits: no LIKE
+  // wildcards). PREFIX_WORDS + 1 of them say "too many".
+  const starts = `${last}%`;
+  const { rows } = await sql<{ word: string }>`
+    with recursive w(word) as (
+      (select word from ad_words where word like ${starts} order by word limit 1)
+      union all
+      select (select a.word from ad_words a where a.word > w.word and a.word like ${starts} order by a.word limit 1)
+      from w where w.word is not null
+    )
+    select word from w where word is not null limit ${PREFIX_WORDS + 1}`.execute(db);
+  const prefixed = rows.map((r) => r.word);
+  if (prefixed.length === 0) return [];
+  if (prefixed.length > PREFIX_WORDS) return null;
+  const whole = [...new Set(terms.slice(0, -1))];
+  if (whole.length === 0) {
+    // One word or prefix: each word's newest `limit` ads straight from the key, merged here. The
+    // newest `limit` of the union are among them (no more than `limit` - 1 others come before one).
+    const lists = await sql<{ ids: string | null }>`
+      select (
+        select string_agg(ad_id::text, ',') from (
+          select ad_id from ad_words a where a.word = w.word order by ad_id desc limit ${limit}
+        ) as newest
+      ) as ids
+      from unnest(cast(${prefixed} as text[])) as w(word)`.execute(db);
+    return newestDistinct(
+      lists.rows.flatMap((r) => numbers(r.ids)),
+      limit,
+    );
+  }
+  // Several words: the first one's ads (newest first) joined to each other word's, which the
+  // planner merges in id order or hashes, by its statistics of each word; the prefix as one more
+  // word when it starts only one, else as "any of its words".
+  const words = prefixed.length === 1 ? [...new Set([...whole, prefixed[0] as string])] : whole;
+  const [first, ...others] = words;
+  const joins = others.map((w, i) => {
+    const j = sql.id(`w${i}`);
+    return sql`join ad_words ${j} on ${j}.ad_id = a.ad_id and ${j}.word = ${w}`;
+  });
+  const prefix =
+    prefixed.length > 1
+      ? sql`and exists (select 1 from ad_words p where p.word = any(cast(${prefixed} as text[])) and p.ad_id = a.ad_id)`
+      : sql``;
+  const r = await sql<{ ids: string | null }>`
+    select string_agg(ad_id::text, ',') as ids from (
+      select a.ad_id from ad_words a ${sql.join(joins, sql` `)}
+      where a.word = ${first} ${prefix}
+      order by a.ad_id desc limit ${limit}
+    ) as m`.execute(db);
+  return newestDistinct(numbers(r.rows[0]?.ids), limit);
+}
+
+/**
+ * PostgreSQL, for a very short prefix: through the tsvector's GIN index, or by walking the ids
+ * down, as the planner's estimate of the matches says.
+ */
+async function documentCandidates(db: DB, terms: string[], limit: number): Promise<number[]> {
+  const q = tsQuery(terms);
+  // Two ways to the newest matches, and the planner often takes the wrong one for a prefix: for a
+  // word in many ads, walk the ids down and test each document until `limit` match; for fewer, read
+  // every match through the GIN index (materialised, so the order by cannot turn it into the
+  // walk). Its own estimate of the matches (word statistics, close for words and prefixes) decides.
+  const plan = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>`
+    explain (format json) select 1 from ad_search where document @@ cast(${q} as tsquery)`.execute(db);
+  const estimate = Number(plan.rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  const r =
+    estimate > WALK_FROM * limit
+      ? await sql<{ ids: string | null }>`
+        select string_agg(ad_id::text, ',') as ids from (
+          select ad_id from ad_search where document @@ cast(${q} as tsquery) order by ad_id desc limit ${limit}
+        ) as m`.execute(db)
+      : await sql<{ ids: string | null }>`
+        with m as materialized (select ad_id from ad_search where document @@ cast(${q} as tsquery))
+        select string_agg(ad_id::text, ',') as ids from (
+          select ad_id from m order by ad_id desc limit ${limit}
+        ) as newest`.execute(db);
+  return newestDistinct(numbers(r.rows[0]?.ids), limit);
+}
 
 /**
  * The ads whose text has every word of `query`, as search candidates: the newest `cap` + 1 ids are
@@ -119,26 +221,7 @@ export async function textCandidates(
   if (terms.length === 0) return { ids: [], exact: true, scores: null };
   let ids: number[];
   if (dialect === 'postgres') {
-    const q = tsQuery(terms);
-    // Two ways to the newest matches, and the planner often takes the wrong one for a prefix: for a
-    // word in many ads, walk the ids down and test each document until `cap` match; for fewer, read
-    // every match through the GIN index (materialised, so the order by cannot turn it into the
-    // walk). Its own estimate of the matches (word statistics, close for words and prefixes) decides.
-    const plan = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>`
-      explain (format json) select 1 from ad_search where document @@ cast(${q} as tsquery)`.execute(db);
-    const estimate = Number(plan.rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
-    const r =
-      estimate > WALK_FROM * cap
-        ? await sql<{ ids: string | null }>`
-          select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
-            select ad_id from ad_search where document @@ cast(${q} as tsquery) order by ad_id desc limit ${cap + 1}
-          ) as m`.execute(db)
-        : await sql<{ ids: string | null }>`
-          with m as materialized (select ad_id from ad_search where document @@ cast(${q} as tsquery))
-          select string_agg(ad_id::text, ',' order by ad_id desc) as ids from (
-            select ad_id from m order by ad_id desc limit ${cap + 1}
-          ) as newest`.execute(db);
-    ids = numbers(r.rows[0]?.ids);
+    ids = (await wordListCandidates(db, terms, cap + 1)) ?? (await documentCandidates(db, terms, cap + 1));
   } else {
     const r = await sql<{ ids: string | null }>`
       select group_concat(rowid) as ids from (

@@ -1,12 +1,16 @@
 // The ad text index (migration 0008) on both dialects: Arabic spelling variants, digits, harakat and
 // prefixes find the same ads, titles outrank descriptions, edits re-index, and SQLite and
-// PostgreSQL answer the shared corpus identically.
+// PostgreSQL answer the shared corpus identically; PostgreSQL's word list (migration 0013) follows
+// the documents and finds what they find.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/db/migrations/index.ts';
+import { seedBulkAds } from '../../server/db/seed/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { matchAdText } from '../../server/db/text-search.ts';
+import { matchAdText, textCandidates, tsQuery } from '../../server/db/text-search.ts';
 import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { indexAdText } from '../../server/domain/search/text-index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 /** The shared corpus: [title, description]. */
@@ -178,6 +182,79 @@ describe.each(dialects)('the text index migration on %s', (dialect) => {
       expect(await matchAdText(t.db, dialect, 'وضعت')).toHaveLength(1);
     } finally {
       await t.drop();
+    }
+  });
+});
+
+describe.runIf(dialects.includes('postgres'))('the word list on postgres', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres');
+    await seedCatalogue(t.db);
+    await seedBulkAds(t, { count: 1500, chunk: 400, now: new Date('2026-11-01T10:00:00Z'), worker: false });
+  });
+  afterAll(() => t.drop());
+
+  /** (word, ad) pairs in one of the word list and the documents but not the other. */
+  const drift = async () =>
+    Number(
+      (
+        await sql<{ n: number }>`
+          select count(*) as n from (
+            (select word, ad_id from ad_words except select unnest(tsvector_to_array(document)), ad_id from ad_search)
+            union all
+            (select unnest(tsvector_to_array(document)), ad_id from ad_search except select word, ad_id from ad_words)
+          ) as d`.execute(t.db)
+      ).rows[0]?.n,
+    );
+
+  /** The newest `limit` ads whose document matches, as the tsvector reads the query. */
+  const reference = async (q: string, limit: number) =>
+    (
+      await sql<{ ad_id: number }>`
+        select ad_id from ad_search where document @@ cast(${tsQuery(q.split(' '))} as tsquery)
+        order by ad_id desc limit ${limit}`.execute(t.db)
+    ).rows.map((r) => r.ad_id);
+
+  it('holds every word of every document, after a bulk load, edits and deletions', async () => {
+    expect(await drift()).toBe(0);
+    const ids = (await t.db.selectFrom('ads').select('id').orderBy('id').limit(30).execute()).map((a) => a.id);
+    for (const id of ids.slice(0, 10)) await indexAdText(t.db, id, `zulu ${id} شاحنه`, 'وصف جديد تماما');
+    await t.db.deleteFrom('ads').where('id', 'in', ids.slice(10, 20)).execute();
+    expect(await drift()).toBe(0);
+    expect((await textCandidates(t.db, 'postgres', 'zulu شاحن', 100, false)).ids).toEqual(ids.slice(0, 10).reverse());
+  });
+
+  it('finds the newest matches the documents find, for words, prefixes and several words, capped or not', async () => {
+    // Words of the seeded text by how many ads have them: the most common, the middle, the rarest.
+    const { rows } = await sql<{ word: string; n: number }>`
+      select word, count(*)::int as n from ad_words group by word order by n desc, word`.execute(t.db);
+    const common = rows[0]?.word as string;
+    const middle = rows[Math.floor(rows.length / 2)]?.word as string;
+    const rare = rows[rows.length - 1]?.word as string;
+    const arabic = rows.find((r) => r.word !== common && /^[\u0600-\u06FF]{5,}$/.test(r.word) && r.n > 20)
+      ?.word as string;
+    const queries = [
+      common,
+      middle,
+      rare,
+      arabic,
+      arabic.slice(0, 3), // a prefix of several words
+      arabic.slice(0, 1), // so short it starts more words than the list is asked for
+      `${common} ${arabic}`,
+      `${common} ${arabic.slice(0, 3)}`,
+      `${arabic} ${common} ${middle.slice(0, 2)}`,
+      `${common} ${common}`,
+      `${rare} ${common}`,
+      'qqqq',
+    ];
+    for (const q of queries) {
+      for (const cap of [5, 40, 5000]) {
+        const expected = await reference(q, cap + 1);
+        const found = await textCandidates(t.db, 'postgres', q, cap, false);
+        expect(found.ids, `${q} (cap ${cap})`).toEqual(expected.slice(0, cap));
+        expect(found.exact, `${q} (cap ${cap})`).toBe(expected.length <= cap);
+      }
     }
   });
 });

@@ -12,6 +12,7 @@ import * as m0009 from './0009_ad_changes.ts';
 import * as m0010 from './0010_saved_searches.ts';
 import * as m0011 from './0011_sitemap.ts';
 import * as m0012 from './0012_search_prefixes.ts';
+import * as m0013 from './0013_ad_words.ts';
 import type { Migration } from './helpers.ts';
 
 export const migrations: Migration[] = [
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
 ];
