@@ -8,7 +8,7 @@ import { parseSearchQuery, RESULTS_PAGE_SIZE } from '../../app/lib/search-query.
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { AdIndex, type IndexRow } from '../../server/domain/search/ad-index.ts';
 import { type CatalogueSnapshot, loadCatalogueSnapshot } from '../../server/domain/search/catalogue.ts';
-import { rankIndex, resolveQuery } from '../../server/domain/search/service.ts';
+import { rankIndex, resolveQuery, scanFilter } from '../../server/domain/search/service.ts';
 import { createTestDatabase } from '../support/databases.ts';
 
 const DAY = 86_400_000;
@@ -153,5 +153,27 @@ describe('search index: quick paths give what one pass over every slot gives', (
     const first = catalogue.cities[0];
     const inFirst = live.filter((s) => index.city[s] === first?.id).length;
     expect(reference.facets.cities.find((f) => f.slug === first?.slug)?.count ?? 0).toBe(inFirst);
+  });
+
+  it('a viewport keeps the live ads inside it that pass the filter, in slot order', () => {
+    const boxes: [number, number, number, number][] = [
+      [32.2, 13.1, 32.6, 13.7],
+      [32, 13, 33, 14],
+      [32.95, 13.95, 33.5, 14.5],
+    ];
+    for (const params of ['', 'photos=1', `category=${catalogue.categoryById.values().next().value?.slug}`]) {
+      const resolved = resolveQuery(catalogue, parseSearchQuery(new URLSearchParams(params)));
+      const filter = scanFilter(catalogue, resolved, null, NOW);
+      const plain = index.matching({ ...filter }).slice();
+      for (const bbox of boxes) {
+        const [south, west, north, east] = bbox;
+        const inside = [...plain].filter((s) => {
+          const la = index.lat[s] as number;
+          const ln = index.lng[s] as number;
+          return la >= south && la <= north && ln >= west && ln <= east;
+        });
+        expect([...index.matching({ ...filter, bbox })], `${params} ${bbox}`).toEqual(inside);
+      }
+    }
   });
 });

@@ -6,42 +6,15 @@ import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { mapPosition } from '../../server/domain/search/ad-index.ts';
 import { parseViewport, searchMap } from '../../server/domain/search/map.ts';
 import { resolveQuery, searchEngine } from '../../server/domain/search/service.ts';
-import { indexAdText } from '../../server/domain/search/text-index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+import { placeSearchAd } from '../support/search-ads.ts';
 
 describe.each(dialects)('the map on %s', (dialect) => {
   let t: TestDatabase;
   const ids: Record<string, number> = {};
 
   async function place(name: string, title: string, category: string, city: string, pin?: [number, number]) {
-    const cat = await t.db
-      .selectFrom('categories')
-      .select(['id', 'taxonomy_id'])
-      .where('slug', '=', category)
-      .executeTakeFirstOrThrow();
-    const c = await t.db.selectFrom('cities').select('id').where('slug', '=', city).executeTakeFirstOrThrow();
-    const now = new Date();
-    const ad = await t.db
-      .insertInto('ads')
-      .values({
-        taxonomy_id: cat.taxonomy_id,
-        category_id: cat.id,
-        slug: 'ad',
-        title,
-        description: `${title} للبيع`,
-        price: 1000,
-        city_id: c.id,
-        lat: pin?.[0] ?? null,
-        lng: pin?.[1] ?? null,
-        status: 'published',
-        bumped_at: now,
-        published_at: now,
-        updated_at: now,
-      } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await indexAdText(t.db, ad.id, title, `${title} للبيع`);
-    ids[name] = ad.id;
+    ids[name] = await placeSearchAd(t, { title, category, city, pin });
   }
 
   const map = async (params: string) => {

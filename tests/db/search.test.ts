@@ -6,83 +6,8 @@ import { EMPTY_QUERY, parseSearchQuery, type SearchQuery } from '../../app/lib/s
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { textCandidates } from '../../server/db/text-search.ts';
 import { search, searchEngine } from '../../server/domain/search/service.ts';
-import { indexAdText } from '../../server/domain/search/text-index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
-
-interface Spec {
-  title: string;
-  category: string;
-  city: string;
-  area?: string;
-  price?: number | null;
-  currency?: 'LYD' | 'USD';
-  status?: string;
-  daysAgo?: number;
-  photo?: boolean;
-  attrs?: Record<string, number | string | boolean | string[]>;
-}
-
-const DAY = 86_400_000;
-
-async function place(t: TestDatabase, spec: Spec): Promise<number> {
-  const cat = await t.db
-    .selectFrom('categories')
-    .select(['id', 'taxonomy_id'])
-    .where('slug', '=', spec.category)
-    .executeTakeFirstOrThrow();
-  const city = await t.db.selectFrom('cities').select('id').where('slug', '=', spec.city).executeTakeFirstOrThrow();
-  const area = spec.area
-    ? await t.db.selectFrom('areas').select('id').where('slug', '=', spec.area).executeTakeFirstOrThrow()
-    : null;
-  const when = new Date(Date.now() - (spec.daysAgo ?? 0) * DAY);
-  const ad = await t.db
-    .insertInto('ads')
-    .values({
-      taxonomy_id: cat.taxonomy_id,
-      category_id: cat.id,
-      slug: 'ad',
-      title: spec.title,
-      description: `${spec.title} وصف`,
-      price: spec.price === undefined ? 1000 : spec.price,
-      currency: spec.currency ?? 'LYD',
-      price_type: spec.price === null ? 'free' : 'fixed',
-      city_id: city.id,
-      area_id: area?.id ?? null,
-      status: (spec.status ?? 'published') as never,
-      bumped_at: when,
-      published_at: when,
-      updated_at: new Date(),
-    } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await indexAdText(t.db, ad.id, spec.title, `${spec.title} وصف`);
-  if (spec.photo) {
-    await t.db
-      .insertInto('ad_images')
-      .values({ ad_id: ad.id, key: `k${ad.id}`, width: 10, height: 10, variants: '[]' } as never)
-      .execute();
-  }
-  for (const [key, value] of Object.entries(spec.attrs ?? {})) {
-    const attr = await t.db
-      .selectFrom('attributes')
-      .select(['id', 'type'])
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    for (const v of Array.isArray(value) ? value : [value]) {
-      await t.db
-        .insertInto('ad_attribute_values')
-        .values({
-          ad_id: ad.id,
-          attribute_id: attr.id,
-          value_option: typeof v === 'string' ? v : null,
-          value_number: typeof v === 'number' ? v : null,
-          value_bool: typeof v === 'boolean' ? v : null,
-        } as never)
-        .execute();
-    }
-  }
-  return ad.id;
-}
+import { placeSearchAd, type SearchAdSpec } from '../support/search-ads.ts';
 
 const q = (params: string): SearchQuery => parseSearchQuery(new URLSearchParams(params));
 
@@ -98,7 +23,7 @@ describe.each(dialects)('search service on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestDatabase(dialect);
     await seedCatalogue(t.db);
-    const specs: Record<string, Spec> = {
+    const specs: Record<string, SearchAdSpec> = {
       corolla: {
         title: 'تويوتا كورولا ٢٠١٥ نظيفة',
         category: 'toyota',
@@ -139,7 +64,7 @@ describe.each(dialects)('search service on %s', (dialect) => {
       freebie: { title: 'أثاث مجاني', category: 'apartments-for-rent', city: 'misrata', price: null, daysAgo: 40 },
       draft: { title: 'تويوتا مسودة', category: 'toyota', city: 'tripoli', status: 'draft' },
     };
-    for (const [name, spec] of Object.entries(specs)) ids[name] = await place(t, spec);
+    for (const [name, spec] of Object.entries(specs)) ids[name] = await placeSearchAd(t, spec);
   });
   afterAll(() => t.drop());
 
@@ -230,7 +155,7 @@ describe.each(dialects)('search service on %s', (dialect) => {
 
   it('follows ads published, edited and withdrawn after the index was built', async () => {
     await find('');
-    const late = await place(t, { title: 'هيونداي جديدة', category: 'cars', city: 'sabha', price: 5000 });
+    const late = await placeSearchAd(t, { title: 'هيونداي جديدة', category: 'cars', city: 'sabha', price: 5000 });
     ids.late = late;
     expect((await find('')).names[0]).toBe('late');
     await t.db

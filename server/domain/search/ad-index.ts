@@ -551,7 +551,20 @@ export class AdIndex {
       }
     }
     // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
-    for (let s = this.size - 1; s >= tail; s--) if (passes(s)) found[n++] = s;
+    if (boxed) {
+      // The map passes over every slot: the position test first, in the loop, leaves the full test
+      // to the few slots in view (a call per slot was most of a city-sized viewport's time).
+      // No other test but liveness: a plain filter (but for the box) over every category.
+      const onlyAlive = !scoped && isPlain({ ...f, bbox: null });
+      for (let s = this.size - 1; s >= tail; s--) {
+        const la = lat[s] as number;
+        const ln = lng[s] as number;
+        if (la < south || la > north || ln < west || ln > east) continue;
+        if (onlyAlive ? alive[s] !== 0 : passes(s)) found[n++] = s;
+      }
+    } else {
+      for (let s = this.size - 1; s >= tail; s--) if (passes(s)) found[n++] = s;
+    }
     return found.subarray(0, n);
   }
 }
