@@ -1,7 +1,7 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, Link, useLocation } from 'react-router';
 import { localeOfPath, localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 
 /** Title and description keys per status: 404, 403 (PRODUCT.md §1: a translated page), else 500. */
 function wording(status: number): [string, string] {
@@ -12,7 +12,7 @@ function wording(status: number): [string, string] {
 
 /** The error page (seed §2): code, 'Page Not Found' or 'Internal Server Error', a description, a way home. */
 export function ErrorPage({ error }: { error: unknown }) {
-  const { t } = useTranslation('errors');
+  const { t } = useT('errors');
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
   const status = isRouteErrorResponse(error) ? error.status : 500;

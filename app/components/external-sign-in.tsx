@@ -1,7 +1,7 @@
 import { Button, Divider } from '@mantine/core';
 import { IconLogin2 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Form } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 
 /**
  * "Continue with <provider>" above the login and register forms, only when an OpenID Connect
@@ -9,7 +9,7 @@ import { Form } from 'react-router';
  * the browser to the provider.
  */
 export function ExternalSignIn({ provider, redirectTo }: { provider: string | null; redirectTo: string }) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   if (!provider) return null;
   return (
     <>

@@ -3,14 +3,14 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
+import { useT } from '~/i18n/use-t.ts';
 import { translateError } from '~/lib/validation/rules.ts';
 
 /** The translated first error of a field, or undefined. */
 export function useFieldError() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
     const code = field.errors?.[0];
     return code ? translateError(t, code, field.name) : undefined;
@@ -19,7 +19,7 @@ export function useFieldError() {
 
 /** The words of an error code (`code` or `code:count`), e.g. `repost-cooldown:3`, `too-many:5`. */
 export function useFormErrorText() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (code: string) => {
     const [key, arg] = code.split(':');
     return key === 'too-many'
@@ -113,7 +113,7 @@ export function EmailField({
 
 /** Email or phone number (sign-in, sign-up, forgotten password): typed left to right. */
 export function LoginField({ field, label, autoComplete }: { field: Field; label: string; autoComplete: string }) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const fieldError = useFieldError();
   return (
     <TextInput

@@ -2,7 +2,7 @@
 import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react';
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -11,7 +11,7 @@ import type { AdStatus } from '../../../server/db/schema.ts';
 
 /** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
 export function useModerationError() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
     const code = field.errors?.[0];
     if (!code) return undefined;
@@ -37,7 +37,7 @@ const STATUS_COLOURS: Record<AdStatus, [string, string]> = {
 };
 
 export function StatusBadge({ status }: { status: AdStatus }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const [bg, fg] = STATUS_COLOURS[status] ?? STATUS_COLOURS.draft;
   return (
     <Badge color={bg} c={fg} variant="filled" tt="none" radius="sm" miw="max-content">
@@ -48,7 +48,7 @@ export function StatusBadge({ status }: { status: AdStatus }) {
 
 /** "45,000 LYD", or the price type's words when there is no amount. */
 export function usePrice() {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { tag } = useLocale();
   return (ad: { price: number | null; currency: string; price_type: string }) => {
     if (ad.price === null) return t(`price-types.${ad.price_type}`, { defaultValue: ad.price_type });
@@ -68,7 +68,7 @@ export function usePrice() {
 
 /** The ad's first photo, or a placeholder icon. Decorative: the title is next to it. */
 export function Thumb({ src, size = 64 }: { src: string | null; size?: number }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   if (!src) {
     return (
       <ThemeIcon size={size} variant="light" color="gray" radius="md" aria-label={t('posts.no-photo')} role="img">
@@ -87,7 +87,7 @@ type Field = FieldMetadata<unknown, any, string[]>;
 
 /** Reason (a code of the list) and the free text for "Other". */
 export function RejectFields({ reason, text }: { reason: Field; text: Field }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const error = useModerationError();
   return (
     <>
@@ -119,7 +119,7 @@ export function RejectFields({ reason, text }: { reason: Field; text: Field }) {
 
 /** What the last action did (`?done=…` after its redirect). */
 export function DoneAlert({ notice }: { notice: DoneNotice | null }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   if (!notice) return null;
   const lines =
     notice.done === 'approved' || notice.done === 'rejected'

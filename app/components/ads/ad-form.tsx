@@ -17,9 +17,9 @@ import {
 
 import { useMounted } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, useLocation } from 'react-router';
 import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { type AdFormValues, adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
@@ -73,7 +73,7 @@ export function AdForm({
 }) {
   const lastResult = reply?.result;
   const formError = reply?.formError;
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { locale, name } = useLocale();
   const { pathname } = useLocation();
   const fieldError = useFieldError();

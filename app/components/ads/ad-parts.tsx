@@ -1,8 +1,8 @@
 import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { IconMapPin, IconPhoto } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -12,7 +12,7 @@ import classes from './ad-card.module.css';
 
 /** The price as buyers read it: amount and currency in the page's digits, or the price type. */
 export function usePrice() {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { locale } = useLocale();
   return (ad: { price: number | null; currency: string; price_type: string }) => {
     if (ad.price === null) return t(`price-types.${ad.price_type}`);
@@ -32,7 +32,7 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
  * and a CSS module: lists render many cards per request.
  */
 export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { to, name, locale } = useLocale();
   const price = usePrice();
   const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
@@ -95,7 +95,7 @@ export function AdCards({ ads, label, now }: { ads: AdCardData[]; label: string;
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const color =
     status === 'published' ? 'brand' : status === 'pending' ? 'yellow' : status === 'sold' ? 'blue' : 'gray';
   return (
@@ -110,7 +110,7 @@ export function StatusBadge({ status }: { status: string }) {
  * `href` gives a page's link when the URL says more than the page (a search's filters).
  */
 export function Pager({ page, pages, href }: { page: number; pages: number; href?: (page: number) => string }) {
-  const { t } = useTranslation('catalog');
+  const { t } = useT('catalog');
   if (pages <= 1) return null;
   const link = href ?? ((n: number) => (n === 1 ? '?' : `?page=${n}`));
   return (
@@ -132,6 +132,6 @@ export function Pager({ page, pages, href }: { page: number; pages: number; href
 
 /** A stored rejection reason: a reason's code in words, or the moderator's own text. */
 export function useReasonLabel() {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   return (stored: string | null) => (stored && isRejectionReason(stored) ? t(`reasons.${stored}`) : (stored ?? ''));
 }

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Image, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { normaliseNumber, PRICED, type PriceType } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
@@ -32,7 +32,7 @@ export function AdPreview({
   onClose: () => void;
   onSubmit: () => void;
 }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { locale, name } = useLocale();
   const price = usePrice();
   const form = input?.form;

@@ -1,6 +1,6 @@
 import { Button, Group, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Form, Link } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 interface OwnedAd {
@@ -26,7 +26,7 @@ export function OwnerAdActions({
   stacked?: boolean;
   inList?: boolean;
 }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { to } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
   const size = stacked ? 'sm' : 'compact-sm';

@@ -30,7 +30,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '~/i18n/use-t.ts';
 import { apiErrorText, apiSend, NetworkError } from '~/lib/api-client.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -140,7 +140,7 @@ const nextKey = () => `photo-${++sequence}`;
  * its draft) and shown by <PhotoUploader>.
  */
 export function usePhotoUploads() {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { locale } = useLocale();
   const [items, setItems] = useState<PhotoItem[]>([]);
   // The current list for the queue's async steps (state updates are not seen by their closures).
@@ -392,7 +392,7 @@ export function PhotoUploader({
   /** Why the form was not sent (photos still uploading, or failed), set by the form on submit. */
   blocked?: string;
 }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { locale, tag } = useLocale();
   const inputRef = useRef<HTMLInputElement>(null);
   // The list (a <ul>; SimpleGrid types its ref as a div).

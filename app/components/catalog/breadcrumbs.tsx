@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 
 export interface Crumb {
   label: string;
@@ -10,7 +10,7 @@ export interface Crumb {
 
 /** Breadcrumbs; the separator points along the reading direction. */
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <nav aria-label={t('breadcrumbs')}>
       <MantineBreadcrumbs

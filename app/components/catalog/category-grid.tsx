@@ -1,6 +1,6 @@
 import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { CategoryIcon } from '~/lib/category-icons.tsx';
 import { useLocale } from '~/lib/use-locale.ts';
 import classes from './catalog.module.css';
@@ -50,6 +50,6 @@ export function TileGrid({ tiles, label }: { tiles: Tile[]; label: string }) {
 }
 
 export function useCountCaption() {
-  const { t } = useTranslation('catalog');
+  const { t } = useT('catalog');
   return (categories: number) => (categories > 0 ? t('categories-count', { count: categories }) : undefined);
 }

@@ -1,7 +1,7 @@
 import { ActionIcon, Avatar, Button, Group, Text } from '@mantine/core';
 import { IconLogin2, IconLogout } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useRouteLoaderData } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 /**
@@ -9,7 +9,7 @@ import { useLocale } from '~/lib/use-locale.ts';
  * to the account settings, and a log-out button.
  */
 export function AccountButton() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   const root = useRouteLoaderData('root') as { user: { name: string; image?: string | null } | null } | undefined;
   const user = root?.user;

@@ -1,9 +1,9 @@
 import { AppShell, Burger, Group, NavLink as MantineNavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { adminScreensFor, type StaffUser } from '~/lib/admin-nav.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { errorMeta } from '~/lib/meta.ts';
@@ -18,7 +18,7 @@ import { Logo } from './site-header.tsx';
 
 /** Admin layout: sidebar with only the screens this staff member may open, and a top bar. */
 export function AdminFrame({ user, children }: { user: StaffUser; children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (

@@ -1,12 +1,12 @@
 import { IconCirclePlus, IconHome, IconMessageCircle, IconSearch, IconUser } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import classes from './layouts.module.css';
 
 /** Phones: home, search, place ad, chats, profile at the thumb's reach. */
 export function BottomNav() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   const items = [
     { path: '/', label: t('nav.home'), icon: IconHome, end: true },

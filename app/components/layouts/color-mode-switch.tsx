@@ -1,7 +1,7 @@
 import { ActionIcon, useMantineColorScheme } from '@mantine/core';
 import { useMounted } from '@mantine/hooks';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '~/i18n/use-t.ts';
 
 const ORDER = ['light', 'dark', 'auto'] as const;
 type Scheme = (typeof ORDER)[number];
@@ -13,7 +13,7 @@ const NAMES: Record<Scheme, 'light' | 'dark' | 'system'> = { light: 'light', dar
  * would flip after hydration.
  */
 export function ColorModeSwitch() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const mounted = useMounted();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const current: Scheme | undefined = mounted ? colorScheme : undefined;

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { stripLocale } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 /**
@@ -10,7 +10,7 @@ import { useLocale } from '~/lib/use-locale.ts';
  * direction and catalogues change together.
  */
 export function LanguageSwitch() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { locale } = useLocale();
   const { pathname, search } = useLocation();
   const other = locale === 'ar' ? 'en' : 'ar';

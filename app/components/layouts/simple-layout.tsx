@@ -1,7 +1,7 @@
 import { Anchor, Card, Group, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
@@ -10,7 +10,7 @@ import { Logo } from './site-header.tsx';
 
 /** Simple layout (login, register, account pages): a centred card under the logo. */
 export function SimpleFrame({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   return (
     <main className={classes.simple}>

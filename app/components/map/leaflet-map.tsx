@@ -1,8 +1,8 @@
 import 'leaflet/dist/leaflet.css';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useRouteLoaderData } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import classes from './map.module.css';
 
 // Leaflet maps (DESIGN.md: Leaflet + OpenStreetMap tiles from MAP_TILE_URL). Leaflet needs `window`,
@@ -106,7 +106,7 @@ export function PinPicker({
   value: Pin | null;
   onChange: (pin: Pin | null) => void;
 }) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const ref = useRef<HTMLDivElement>(null);
   const leaflet = useLeafletWhenVisible(ref);
   const tiles = useTileUrl();

@@ -2,9 +2,9 @@ import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link } from 'react-router';
 import { EmailField, FormError, SubmitButton, useValidatedForm } from '~/components/form-parts.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -47,7 +47,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const { to } = useLocale();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm(

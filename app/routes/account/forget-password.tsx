@@ -2,10 +2,10 @@ import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, redirect } from 'react-router';
 import { FormError, LoginField, SubmitButton, SwitchFormLink, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -45,7 +45,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function ForgetPasswordPage({ actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const { to } = useLocale();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const [form, fields] = useValidatedForm('forgot-form', forgotPasswordSchema, sent ? undefined : actionData?.result);

@@ -1,7 +1,6 @@
 import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Checkbox, Group, Stack, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
@@ -12,6 +11,7 @@ import {
   SwitchFormLink,
   useValidatedForm,
 } from '~/components/form-parts.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import {
   afterAuthTarget,
@@ -66,7 +66,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
   const [form, fields] = useValidatedForm('login-form', loginSchema, actionData?.result);

@@ -2,10 +2,10 @@ import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconMessageCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useSearchParams } from 'react-router';
 import { CodeField, FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { afterAuthTarget, authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -70,7 +70,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function PhoneVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const [params] = useSearchParams();
   const fieldError = useFieldError();
   const phone = params.get('phone') ?? '';

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans } from 'react-i18next';
 import { data, Form, Link, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
@@ -14,6 +14,7 @@ import {
   useValidatedForm,
 } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import {
   afterAuthTarget,
@@ -78,7 +79,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function RegisterPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
   const fieldError = useFieldError();

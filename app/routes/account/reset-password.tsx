@@ -1,7 +1,6 @@
 import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, Form, redirect, useSearchParams } from 'react-router';
 import {
   CodeField,
@@ -12,6 +11,7 @@ import {
   useValidatedForm,
 } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -60,7 +60,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function ResetPasswordPage({ actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('auth');
+  const { t } = useT('auth');
   const { to } = useLocale();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';

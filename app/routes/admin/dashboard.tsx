@@ -1,6 +1,6 @@
 import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { can, type StaffUser } from '~/lib/admin-nav.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -31,7 +31,7 @@ function Stat({ label, value }: { label: string; value: string }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { tag, to } = useLocale();
   const { members, contact } = loaderData.dashboard;
   // The admin layout's staff member: the moderation queue is linked for those who may open it.

@@ -20,7 +20,6 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { z } from 'zod';
 import {
@@ -33,6 +32,7 @@ import {
 import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -182,7 +182,7 @@ function Facts({ rows, label }: { rows: [string, ReactNode][]; label: string }) 
 }
 
 function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { name, tag } = useLocale();
   const price = usePrice();
   const reason = useReasonLabel();
@@ -220,7 +220,7 @@ function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
 }
 
 function Details({ ad }: { ad: ModerationAd }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { locale, tag } = useLocale();
   const dates = useDates();
   const rows = ad.attributes.map((a): [string, ReactNode] => {
@@ -251,7 +251,7 @@ function Details({ ad }: { ad: ModerationAd }) {
 }
 
 function Photos({ ad }: { ad: ModerationAd }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   return (
     <Section id="photos" title={t('post.photos')}>
       {ad.photos.length === 0 ? (
@@ -277,7 +277,7 @@ function Photos({ ad }: { ad: ModerationAd }) {
 }
 
 function Owner({ ad }: { ad: ModerationAd }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const dates = useDates();
   const owner = ad.owner;
   return (
@@ -323,7 +323,7 @@ function Owner({ ad }: { ad: ModerationAd }) {
 }
 
 function History({ ad }: { ad: ModerationAd }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const dates = useDates();
   const reason = useReasonLabel();
   const status = (s: string) => t(`statuses.${s}`, { defaultValue: s });
@@ -356,7 +356,7 @@ function History({ ad }: { ad: ModerationAd }) {
 }
 
 function Reports({ ad }: { ad: ModerationAd }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const dates = useDates();
   return (
     <Section id="reports" title={t('post.reports')}>
@@ -423,7 +423,7 @@ function Decision({
   now: string;
   reply: ReviewActionData | undefined;
 }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const error = useModerationError();
   const dates = useDates();
   const result = (intent: Intent) => (reply?.result.form === intent ? reply.result : undefined);
@@ -533,7 +533,7 @@ function Decision({
 }
 
 export default function ReviewAd({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { to } = useLocale();
   const dates = useDates();
   const { ad, now } = loaderData;

@@ -18,7 +18,6 @@ import {
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconInbox } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import {
   DoneAlert,
@@ -31,6 +30,7 @@ import {
 import { EmptyState } from '~/components/empty-state.tsx';
 import { useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -122,7 +122,7 @@ type Named = { slug: string; name_ar: string; name_en: string };
 
 /** The status tabs: links, so they work without JavaScript; the other filters are kept. */
 function StatusTabs({ query, counts }: { query: QueueQuery; counts: Record<AdStatus, number> }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { to, tag } = useLocale();
   const number = numberFormat(tag);
   const always: AdStatus[] = ['pending', 'published', 'rejected'];
@@ -153,7 +153,7 @@ function StatusTabs({ query, counts }: { query: QueueQuery; counts: Record<AdSta
 
 /** Section, city and "reported only": a GET form, so the filters live in the address. */
 function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies: Named[]; cities: Named[] }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { to, name } = useLocale();
   const filtered = query.taxonomy || query.city || query.reported;
   return (
@@ -208,7 +208,7 @@ function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies:
 }
 
 function Pager({ query, pages }: { query: QueueQuery; pages: number }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { to } = useLocale();
   if (pages <= 1) return null;
   const href = (page: number) => to('/admin/posts') + queueSearch(query, { page });
@@ -260,7 +260,7 @@ function useTrail() {
 
 /** One ad as a table row (wide screens) or a card (phones): the same facts. */
 function useRowParts(item: QueueItem, now: string, query: QueueQuery) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { to, name, tag } = useLocale();
   const price = usePrice();
   const trail = useTrail();
@@ -331,7 +331,7 @@ function useRowParts(item: QueueItem, now: string, query: QueueQuery) {
 }
 
 function ApproveButton({ item, fullWidth }: { item: QueueItem; fullWidth?: boolean }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const navigation = useNavigation();
   const value = `approve:${item.id}`;
   return (
@@ -351,7 +351,7 @@ function ApproveButton({ item, fullWidth }: { item: QueueItem; fullWidth?: boole
 }
 
 function QueueRow({ item, now, query, select, approve }: RowProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const parts = useRowParts(item, now, query);
   return (
     <Table.Tr>
@@ -381,7 +381,7 @@ function QueueRow({ item, now, query, select, approve }: RowProps) {
 }
 
 function QueueCard({ item, now, query, select, approve }: RowProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const parts = useRowParts(item, now, query);
   return (
     <Card withBorder radius="lg" padding="sm" component="li">
@@ -458,7 +458,7 @@ function QueueList({
   rights: ModerationRights;
   lastResult: Parameters<typeof useValidatedForm>[2];
 }) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const error = useModerationError();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm('queue-form', queueSchema, lastResult);
@@ -563,7 +563,7 @@ function QueueList({
 }
 
 export default function ModerationQueue({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useT('admin');
   const { queue, query, rights, now } = loaderData;
   return (
     <Stack gap="lg">

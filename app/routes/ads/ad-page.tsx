@@ -19,7 +19,6 @@ import {
 import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { isbot } from 'isbot';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect } from 'react-router';
 import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
@@ -28,6 +27,7 @@ import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { can } from '~/lib/admin-nav.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -163,7 +163,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = pageHeaders;
 
 export default function AdPage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const reasonLabel = useReasonLabel();
   const { to, name, locale } = useLocale();
   const price = usePrice();

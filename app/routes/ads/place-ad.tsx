@@ -1,13 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Link, redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { adPath } from '~/components/ads/ad-parts.tsx';
 import { CategoryPicker } from '~/components/ads/category-picker.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -118,7 +118,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { to } = useLocale();
   const base = to(`/place-your-ad/${loaderData.taxonomy}`);
   const crumbs = [

@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { TileGrid } from '~/components/catalog/category-grid.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function PlaceStartPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { to } = useLocale();
   return (
     <Stack gap="lg">

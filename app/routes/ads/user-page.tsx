@@ -1,10 +1,10 @@
 import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDiscountCheck, IconListSearch } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localeTags, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
@@ -48,7 +48,7 @@ export const headers = pageHeaders;
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function UserPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { name, locale, to } = useLocale();
   const { profile, listing } = loaderData;
   const since = dateTimeFormat(localeTags[locale], { year: 'numeric', month: 'long' }).format(

@@ -1,10 +1,10 @@
 import { Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
@@ -57,7 +57,7 @@ export const headers = pageHeaders;
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function CategoryPage({ loaderData, matches }: Route.ComponentProps) {
-  const { t } = useTranslation('catalog');
+  const { t } = useT('catalog');
   const { to, name } = useLocale();
   const { taxonomy, trail, category, listing, signedIn } = loaderData;
   const crumbs = [

@@ -1,12 +1,12 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data } from 'react-router';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
@@ -35,7 +35,7 @@ export const headers = pageHeaders;
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function TaxonomyPage({ loaderData, matches }: Route.ComponentProps) {
-  const { t } = useTranslation('catalog');
+  const { t } = useT('catalog');
   const { to, name } = useLocale();
   const caption = useCountCaption();
   const { taxonomy, categories } = loaderData;

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localeTags } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -33,7 +33,7 @@ export const meta: Route.MetaFunction = routeMeta;
 const OWN_AD_DONE = ['edited', 'edited-review', 'unchanged', 'renewed', 'bumped'] as const;
 
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();

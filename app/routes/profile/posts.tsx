@@ -1,12 +1,12 @@
 import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
@@ -59,7 +59,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function MyAdsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect } from 'react-router';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
@@ -53,7 +53,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function RepostAdPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('ads');
+  const { t } = useT('ads');
   const { to, locale } = useLocale();
   const price = usePrice();
   const refusalText = useFormErrorText();

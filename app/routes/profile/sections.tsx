@@ -24,10 +24,10 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { FormError, PasswordField, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { locales } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
   AVATAR_ACCEPT,
@@ -95,7 +95,7 @@ function Section({
 
 /** "Saved" after a redirect back with `?saved=<what>` (one of `what`). */
 function Saved({ what }: { what: string[] }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const [params] = useSearchParams();
   const saved = params.get('saved');
   if (!saved || !what.includes(saved)) return null;
@@ -130,7 +130,7 @@ export function ProfileSection({
   cities: { id: number; name: string }[];
   reply: Reply;
 }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const fieldError = useFieldError();
   const [form, fields] = useValidatedForm('profile-form', profileSchema, reply?.result, {
     name: settings.name,
@@ -202,7 +202,7 @@ export function ProfileSection({
 }
 
 export function AvatarSection({ settings, reply }: { settings: Settings; reply: Reply }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const fieldError = useFieldError();
   const [form, fields] = useValidatedForm(
     'avatar-form',
@@ -263,7 +263,7 @@ export function AvatarSection({ settings, reply }: { settings: Settings; reply: 
 }
 
 export function EmailSection({ settings, reply }: { settings: Settings; reply: Reply }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const { to } = useLocale();
   const fieldError = useFieldError();
   const [form, fields] = useValidatedForm('email-form', changeEmailSchema, reply?.result);
@@ -309,7 +309,7 @@ export function EmailSection({ settings, reply }: { settings: Settings; reply: R
 }
 
 export function PhoneSection({ settings }: { settings: Settings }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const { to } = useLocale();
   const [params] = useSearchParams();
   const verify = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: to('/profile') })}`;
@@ -345,7 +345,7 @@ export function PhoneSection({ settings }: { settings: Settings }) {
 }
 
 export function PasswordSection({ settings, reply }: { settings: Settings; reply: Reply }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const [changeForm, change] = useValidatedForm('password-form', changePasswordSchema, reply?.result);
   const [setForm, first] = useValidatedForm('set-password-form', setPasswordSchema, reply?.result);
   return (
@@ -420,7 +420,7 @@ export function NotificationsSection({
   preferences: NotificationPreferences;
   reply: Reply;
 }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const [form] = useValidatedForm('notifications-form', notificationsSchema, reply?.result);
   const reachable = { email: Boolean(settings.email), sms: Boolean(settings.phone) };
   return (
@@ -498,7 +498,7 @@ export function NotificationsSection({
 }
 
 export function DeleteSection({ settings, reply }: { settings: Settings; reply: Reply }) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const fieldError = useFieldError();
   const [passwordForm, withPassword] = useValidatedForm('delete-form', deleteWithPasswordSchema, reply?.result);
   const [wordForm, withWord] = useValidatedForm('delete-word-form', deleteWithWordSchema, reply?.result);

@@ -1,10 +1,10 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Avatar, Box, Button, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
 import { localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -203,7 +203,7 @@ export const headers: Route.HeadersFunction = (args) => {
 };
 
 export default function ProfileSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('profile');
+  const { t } = useT('profile');
   const { tag, to } = useLocale();
   const location = useLocation();
   const { settings } = loaderData;

@@ -2,9 +2,9 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useNavigation } from 'react-router';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -43,7 +43,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export const headers = actionHeaders;
 
 export default function ContactPage({ actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('contact');
+  const { t } = useT('contact');
   const { to } = useLocale();
   const navigation = useNavigation();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;

@@ -1,11 +1,11 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Link, useSearchParams } from 'react-router';
 import { AdCards } from '~/components/ads/ad-parts.tsx';
 import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, services, tFor } from '~/lib/route.server.ts';
@@ -61,7 +61,7 @@ export const headers = pageHeaders;
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
-  const { t } = useTranslation('home');
+  const { t } = useT('home');
   const { to, name } = useLocale();
   const caption = useCountCaption();
   const origin = matches[0]?.loaderData?.origin ?? '';

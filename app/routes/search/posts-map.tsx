@@ -19,7 +19,6 @@ import {
 import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icons-react';
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useLocation, useNavigate } from 'react-router';
 import { adPath, usePrice } from '~/components/ads/ad-parts.tsx';
 import {
@@ -31,6 +30,7 @@ import {
 } from '~/components/map/leaflet-map.tsx';
 import mapClasses from '~/components/map/map.module.css';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
@@ -113,7 +113,7 @@ export const meta: Route.MetaFunction = routeMeta;
 type LoaderData = Route.ComponentProps['loaderData'];
 
 export default function PostsMapPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation('map');
+  const { t } = useT('map');
   const { to } = useLocale();
   const listUrl = to('/posts') + loaderData.search;
   return (
@@ -146,7 +146,7 @@ export default function PostsMapPage({ loaderData }: Route.ComponentProps) {
 
 /** Text, category and city; the other filters of the query (set on the list) are kept. */
 function Filters({ data: loaderData }: { data: LoaderData }) {
-  const { t } = useTranslation('map');
+  const { t } = useT('map');
   const { to, name } = useLocale();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -313,7 +313,7 @@ async function fetchCard(id: number): Promise<AdCardData | null> {
 }
 
 function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre'] }) {
-  const { t } = useTranslation('map');
+  const { t } = useT('map');
   const { locale } = useLocale();
   const ref = useRef<HTMLElement>(null);
   const leaflet = useLeafletWhenVisible(ref);

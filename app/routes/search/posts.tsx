@@ -1,10 +1,10 @@
 // `/posts` (issue 5 §3): every published ad, searched and filtered by the URL's query.
 import { Alert, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
+import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
@@ -93,7 +93,7 @@ export const headers = pageHeaders;
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function Posts({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to, name } = useLocale();
   const { listing, title, signedIn, saved } = loaderData;
   const crumbs = [
