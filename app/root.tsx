@@ -16,7 +16,7 @@ import { colorModeManager, colorModeScript, forcedColorMode } from '~/lib/color-
 import { useNonce } from '~/lib/nonce.tsx';
 import { services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
-import { BRAND_COLOR, cssVariablesResolver, theme } from '~/lib/theme.ts';
+import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -73,12 +73,18 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         <Meta />
         <Links />
+        <style
+          data-mantine-styles
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: THEME_CSS }}
+        />
       </head>
       <body>
         <DirectionProvider initialDirection={localeDirs[locale]} detectDirection={false}>
           <MantineProvider
             theme={theme}
-            cssVariablesResolver={cssVariablesResolver}
+            withCssVariables={false}
             colorSchemeManager={colorManager}
             defaultColorScheme="auto"
             forceColorScheme={forced}

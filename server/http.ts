@@ -233,10 +233,12 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     app.use(pageCache.middleware);
   }
 
-  app.all(
-    '/{*path}',
+  // Pages. React Router prepares its route tables from the build (flattened, ranked, a static
+  // handler) each time it is given a function for the build — per request; in production it gets
+  // the loaded build once, and only the dev server (whose build changes) passes the function.
+  const pageHandler = (build: ServerBuild | (() => Promise<ServerBuild>)) =>
     createRequestHandler({
-      build: loadBuild,
+      build,
       mode: config.isProduction ? 'production' : 'development',
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
@@ -250,7 +252,16 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
         });
         return context;
       },
-    }),
+    });
+  let pages: RequestHandler | null = null;
+  app.all(
+    '/{*path}',
+    opts.devMiddleware
+      ? pageHandler(loadBuild)
+      : async (req, res, next) => {
+          pages ??= pageHandler(await loadBuild());
+          return pages(req, res, next);
+        },
   );
 
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

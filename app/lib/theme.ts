@@ -1,4 +1,13 @@
-import { type CSSVariablesResolver, createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  type ConvertCSSVariablesInput,
+  type CSSVariablesResolver,
+  convertCssVariables,
+  createTheme,
+  DEFAULT_THEME,
+  defaultCssVariablesResolver,
+  type MantineColorsTuple,
+  mergeMantineTheme,
+} from '@mantine/core';
 
 /** Brand green #2D9C68 at index 6, lighter above, darker below. */
 export const brand: MantineColorsTuple = [
@@ -42,3 +51,23 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-error': 'var(--mantine-color-red-5)',
   },
 });
+
+/**
+ * The theme's CSS variables where they differ from those in Mantine's stylesheet, as Mantine's
+ * provider writes them, made once: the provider would merge and compare the whole theme again on
+ * every render (a twentieth of a listing page's server time). The root renders it in a style
+ * element, with the provider's own output turned off (`withCssVariables={false}`).
+ */
+export const THEME_CSS = (() => {
+  const full = mergeMantineTheme(DEFAULT_THEME, theme);
+  const ours = defaultCssVariablesResolver(full);
+  const tuned = cssVariablesResolver(full);
+  const stock = defaultCssVariablesResolver(DEFAULT_THEME);
+  const changed = (section: keyof ConvertCSSVariablesInput) => {
+    const before: Record<string, string> = stock[section];
+    return Object.fromEntries(
+      Object.entries({ ...ours[section], ...tuned[section] }).filter(([k, v]) => before[k] !== v),
+    ) as ConvertCSSVariablesInput[typeof section];
+  };
+  return convertCssVariables({ variables: changed('variables'), light: changed('light'), dark: changed('dark') });
+})();

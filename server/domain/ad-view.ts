@@ -311,10 +311,10 @@ async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: 
     .innerJoin('attributes as a', 'a.id', 'v.attribute_id')
     .select([
       'v.ad_id',
+      'v.attribute_id',
       'a.type',
       'a.name_ar',
       'a.name_en',
-      'a.options',
       'a.unit_ar',
       'a.unit_en',
       'v.value_option',
@@ -330,17 +330,17 @@ async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: 
     .orderBy('a.position')
     .orderBy('v.id')
     .execute();
-  const optionsOf = new Map<string, AttributeOption[]>();
+  // The option lists once per attribute, not with every row (a make's models run to hundreds).
+  const withOptions = [...new Set(rows.filter((r) => r.value_option !== null).map((r) => r.attribute_id))];
+  const optionsOf = new Map<number, AttributeOption[]>();
+  if (withOptions.length > 0) {
+    const lists = await db.selectFrom('attributes').select(['id', 'options']).where('id', 'in', withOptions).execute();
+    for (const a of lists) optionsOf.set(a.id, toJson<AttributeOption[]>(a.options, []));
+  }
   for (const r of rows) {
     let shown: { ar: string; en: string } | null = null;
     if (r.value_option !== null) {
-      const key = JSON.stringify(r.options);
-      let options = optionsOf.get(key);
-      if (!options) {
-        options = toJson<AttributeOption[]>(r.options, []);
-        optionsOf.set(key, options);
-      }
-      const o = options.find((x) => x.value === r.value_option);
+      const o = optionsOf.get(r.attribute_id)?.find((x) => x.value === r.value_option);
       shown = o ? { ar: o.ar, en: o.en } : null;
     } else if (r.value_number !== null) {
       const n = Number(r.value_number);

@@ -1,7 +1,7 @@
-import { ActionIcon, AppShell, Button, Group, TextInput } from '@mantine/core';
+import { AppShell, Button } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useSearchParams } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
@@ -9,7 +9,7 @@ import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
 
 export function Logo() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   return (
     <Link to={to('/')} className={classes.logo} aria-label={t('home-link')}>
@@ -20,7 +20,7 @@ export function Logo() {
 }
 
 export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | 'lg'; id?: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   // On a results page the box shows what was searched (a new search starts from it).
   const [params] = useSearchParams();
@@ -30,37 +30,35 @@ export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | '
       <label htmlFor={id} className="visually-hidden">
         {t('search.label')}
       </label>
-      <TextInput
-        id={id}
-        name="q"
-        defaultValue={current}
-        type="search"
-        size={size}
-        radius="xl"
-        placeholder={t('search.placeholder')}
-        enterKeyHint="search"
-        rightSectionWidth={44}
-        rightSection={
-          <ActionIcon type="submit" variant="subtle" radius="xl" size={36} aria-label={t('search.submit')}>
-            <IconSearch size={18} aria-hidden />
-          </ActionIcon>
-        }
-      />
+      <div className={classes.searchField} data-size={size}>
+        <input
+          id={id}
+          name="q"
+          defaultValue={current}
+          type="search"
+          className={classes.searchInput}
+          placeholder={t('search.placeholder')}
+          enterKeyHint="search"
+        />
+        <button type="submit" className={classes.searchButton} aria-label={t('search.submit')}>
+          <IconSearch size={18} aria-hidden />
+        </button>
+      </div>
     </Form>
   );
 }
 
 export function SiteHeader() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { to } = useLocale();
   return (
     <AppShell.Header className={classes.header} px={{ base: 'sm', sm: 'md' }}>
-      <Group justify="space-between" wrap="nowrap" gap="sm">
+      <div className={classes.headerRow}>
         <Logo />
-        <Group visibleFrom="sm" style={{ flex: 1 }} justify="center">
+        <div className={classes.headerSearch}>
           <SearchBox />
-        </Group>
-        <Group gap={6} wrap="nowrap">
+        </div>
+        <div className={classes.headerActions}>
           <Button
             component={Link}
             to={to('/place-your-ad')}
@@ -73,11 +71,11 @@ export function SiteHeader() {
           <LanguageSwitch />
           <ColorModeSwitch />
           <AccountButton />
-        </Group>
-      </Group>
-      <Group hiddenFrom="sm">
+        </div>
+      </div>
+      <div className={classes.headerSearchPhone}>
         <SearchBox id="site-search-mobile" />
-      </Group>
+      </div>
     </AppShell.Header>
   );
 }

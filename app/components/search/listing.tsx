@@ -1,26 +1,13 @@
 // A listing of search results (issue 5 §3), shared by `/posts` and the category pages: result count,
 // sort, filters (a side panel on wide screens, a drawer on phones), facet links by category and
 // city, the cards, stable page links, an empty state with ways out, and "save this search".
-import {
-  Anchor,
-  Box,
-  Button,
-  Checkbox,
-  Drawer,
-  Grid,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Drawer, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconBookmark, IconMap2, IconSearchOff } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation, useSubmit } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
+import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import {
   EMPTY_QUERY,
@@ -34,6 +21,7 @@ import {
 } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
+import classes from './search.module.css';
 
 /** The listing's own URL for a query (and page): category pages keep their category in the path. */
 function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
@@ -43,14 +31,14 @@ function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
 }
 
 function useCount() {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { tag } = useLocale();
   return (n: number, exact = true) =>
     exact ? t('results', { count: n }) : t('results-more', { n: numberFormat(tag).format(n) });
 }
 
 export function SearchListing({ listing, title, signedIn }: { listing: Listing; title: string; signedIn: boolean }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to } = useLocale();
   const count = useCount();
   const href = useListingHref(listing);
@@ -59,17 +47,15 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location?.pathname === to(listing.base);
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={2}>
-          <Title order={1} size="h2">
-            {title}
-          </Title>
-          <Text c="dimmed" size="sm" role="status" aria-live="polite" data-testid="result-count">
+    <div className={classes.listing}>
+      <div className={classes.head}>
+        <div>
+          <h1 className={classes.title}>{title}</h1>
+          <p className={classes.resultCount} role="status" aria-live="polite" data-testid="result-count">
             {count(listing.total, listing.exact)}
-          </Text>
-        </Stack>
-        <Group gap="xs">
+          </p>
+        </div>
+        <div className={classes.actions}>
           <Button
             hiddenFrom="md"
             variant="default"
@@ -89,17 +75,15 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
             {t('map')}
           </Button>
           <SaveSearch query={query} signedIn={signedIn} />
-        </Group>
-      </Group>
+        </div>
+      </div>
       <SortForm listing={listing} />
       <Facets listing={listing} />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">
-          <Box component="aside" aria-label={t('filters')}>
-            <FiltersForm listing={listing} idPrefix="side" />
-          </Box>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }} aria-busy={busy}>
+      <div className={classes.body}>
+        <aside className={classes.side} aria-label={t('filters')}>
+          <FiltersForm listing={listing} idPrefix="side" />
+        </aside>
+        <div aria-busy={busy}>
           {listing.ads.length > 0 ? (
             <section aria-label={t('results-label')}>
               <AdCards ads={listing.ads} label={t('results-label')} now={listing.now} />
@@ -108,8 +92,8 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
           ) : (
             <NoResults listing={listing} />
           )}
-        </Grid.Col>
-      </Grid>
+        </div>
+      </div>
       <Drawer
         opened={opened}
         onClose={close}
@@ -120,55 +104,93 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
       >
         <FiltersForm listing={listing} idPrefix="drawer" onSubmit={close} />
       </Drawer>
-    </Stack>
+    </div>
+  );
+}
+
+/** A labelled native select (a visible label, or only an accessible name). */
+function SelectField({
+  id,
+  name,
+  label,
+  hiddenLabel = false,
+  defaultValue,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  hiddenLabel?: boolean;
+  defaultValue: string;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className={classes.field}>
+      {hiddenLabel ? null : (
+        <label className={classes.label} htmlFor={id}>
+          {label}
+        </label>
+      )}
+      <select
+        id={id}
+        name={name}
+        className={classes.input}
+        defaultValue={defaultValue}
+        aria-label={hiddenLabel ? label : undefined}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
 /** Sort order: a select that applies at once (a small form: it works without scripts too). */
 function SortForm({ listing }: { listing: Listing }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to } = useLocale();
   const submit = useSubmit();
   const { query } = listing;
   const params = searchParamsOf({ ...query, sort: 'newest' }, { category: listing.base !== '/posts' });
   return (
-    <Form method="get" action={to(listing.base)}>
+    <Form method="get" action={to(listing.base)} className={classes.sort}>
       {[...params].map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <Group gap="xs" align="center">
-        <NativeSelect
-          label={t('sort.label')}
-          name="sort"
-          size="sm"
-          radius="xl"
-          value={query.sort}
-          onChange={(e) => submit(e.currentTarget.form)}
-          data={SORTS.filter((s) => s !== 'relevance' || query.q !== null).map((s) => ({
-            value: s,
-            label: t(`sort.${s}`),
-          }))}
-          styles={{ root: { display: 'flex', alignItems: 'center', gap: 8 } }}
-        />
-        <noscript>
-          <Button type="submit" size="xs" variant="default">
-            {t('apply')}
-          </Button>
-        </noscript>
-      </Group>
+      <label htmlFor="sort-order">{t('sort.label')}</label>
+      <select
+        id="sort-order"
+        name="sort"
+        className={classes.input}
+        value={query.sort}
+        onChange={(e) => submit(e.currentTarget.form)}
+      >
+        {SORTS.filter((s) => s !== 'relevance' || query.q !== null).map((s) => (
+          <option key={s} value={s}>
+            {t(`sort.${s}`)}
+          </option>
+        ))}
+      </select>
+      <noscript>
+        <Button type="submit" size="xs" variant="default">
+          {t('apply')}
+        </Button>
+      </noscript>
     </Form>
   );
 }
 
 /** One level down the catalogue, and the cities (or the chosen city's areas), with their counts. */
 function Facets({ listing }: { listing: Listing }) {
-  const { t } = useTranslation('search');
-  const { name, tag } = useLocale();
+  const { t } = useT('search');
+  const { name, tag, to } = useLocale();
   const href = useListingHref(listing);
   const { query, facets } = listing;
   const n = numberFormat(tag);
   const onCategoryPage = listing.base !== '/posts';
-  const { to } = useLocale();
   const categoryLink = (slug: string) => {
     if (onCategoryPage) {
       const taxonomy = listing.scope.taxonomy?.slug ?? '';
@@ -178,34 +200,23 @@ function Facets({ listing }: { listing: Listing }) {
     return href(isTaxonomy ? { ...query, taxonomy: slug, attributes: {} } : { ...query, category: slug });
   };
   const places = query.city ? facets.areas : facets.cities;
+  if (facets.categories.length === 0 && places.length === 0) return null;
   return (
-    <Stack gap="xs">
+    <div className={classes.facetRows}>
       {facets.categories.length > 0 ? (
-        <Group
-          gap={6}
-          component="ul"
-          aria-label={t('facets.categories')}
-          style={{ listStyle: 'none', margin: 0, padding: 0 }}
-        >
+        <ul className={classes.facets} aria-label={t('facets.categories')}>
           {facets.categories.map((f) => (
             <li key={f.slug}>
-              <Button component={Link} to={categoryLink(f.slug)} variant="default" radius="xl" size="compact-sm">
-                {name(f)}&nbsp;
-                <Text span c="dimmed" size="xs">
-                  ({n.format(f.count)})
-                </Text>
-              </Button>
+              <Link className={classes.chip} to={categoryLink(f.slug)}>
+                {name(f)}
+                <span className={classes.count}>({n.format(f.count)})</span>
+              </Link>
             </li>
           ))}
-        </Group>
+        </ul>
       ) : null}
       {places.length > 0 ? (
-        <Group
-          gap={6}
-          component="ul"
-          aria-label={t(query.city ? 'facets.areas' : 'facets.cities')}
-          style={{ listStyle: 'none', margin: 0, padding: 0 }}
-        >
+        <ul className={classes.facets} aria-label={t(query.city ? 'facets.areas' : 'facets.cities')}>
           {places.slice(0, 12).map((f) => {
             const active = query.city ? query.area === f.slug : false;
             const target = query.city
@@ -213,129 +224,116 @@ function Facets({ listing }: { listing: Listing }) {
               : { ...query, city: f.slug, area: null };
             return (
               <li key={f.slug}>
-                <Button
-                  component={Link}
+                <Link
+                  className={classes.chip}
+                  data-tone="light"
                   to={href(target)}
                   aria-current={active ? 'true' : undefined}
-                  variant={active ? 'filled' : 'light'}
-                  radius="xl"
-                  size="compact-sm"
                 >
-                  {name(f)}&nbsp;
-                  <Text span size="xs">
-                    ({n.format(f.count)})
-                  </Text>
-                </Button>
+                  {name(f)}
+                  <span className={classes.count}>({n.format(f.count)})</span>
+                </Link>
               </li>
             );
           })}
-        </Group>
+        </ul>
       ) : null}
-    </Stack>
+    </div>
   );
 }
 
 /** The filters as one GET form: submitting it moves to the listing's canonical URL. */
 function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPrefix: string; onSubmit?: () => void }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to, name } = useLocale();
   const href = useListingHref(listing);
   const { query, options } = listing;
   const onCategoryPage = listing.base !== '/posts';
-  const city = options.cities.find((c) => c.slug === query.city);
   const id = (s: string) => `${idPrefix}-${s}`;
-  /** Choices of catalogue entries by slug, "any" (no filter) first. */
-  const bySlug = (any: string, items: { slug: string; name_ar: string; name_en: string }[]) => [
-    { value: '', label: any },
-    ...items.map((x) => ({ value: x.slug, label: name(x) })),
-  ];
+  /** A choice of catalogue entries (taxonomy, city, area) by slug, "any" (no filter) first. */
+  const catalogueSelect = (
+    field: 'taxonomy' | 'city' | 'area',
+    any: string,
+    items: { slug: string; name_ar: string; name_en: string }[],
+  ) => (
+    <SelectField
+      id={id(field)}
+      name={field}
+      label={t(`fields.${field}`)}
+      defaultValue={query[field] ?? ''}
+      options={[{ value: '', label: any }, ...items.map((x) => ({ value: x.slug, label: name(x) }))]}
+    />
+  );
   return (
-    <Form method="get" action={to(listing.base)} onSubmit={onSubmit} key={searchString(query)}>
-      <Stack gap="sm">
-        <TextInput id={id('q')} name="q" type="search" label={t('fields.q')} defaultValue={query.q ?? ''} />
-        {query.sort !== 'newest' ? <input type="hidden" name="sort" value={query.sort} /> : null}
-        {onCategoryPage ? null : query.category ? (
-          <input type="hidden" name="category" value={query.category} />
-        ) : (
-          <NativeSelect
-            id={id('taxonomy')}
-            name="taxonomy"
-            label={t('fields.taxonomy')}
-            defaultValue={query.taxonomy ?? ''}
-            data={bySlug(t('any'), options.taxonomies)}
+    <Form method="get" action={to(listing.base)} onSubmit={onSubmit} key={searchString(query)} className={classes.form}>
+      <div className={classes.field}>
+        <label className={classes.label} htmlFor={id('q')}>
+          {t('fields.q')}
+        </label>
+        <input id={id('q')} name="q" type="search" className={classes.input} defaultValue={query.q ?? ''} />
+      </div>
+      {query.sort !== 'newest' ? <input type="hidden" name="sort" value={query.sort} /> : null}
+      {onCategoryPage ? null : query.category ? (
+        <input type="hidden" name="category" value={query.category} />
+      ) : (
+        catalogueSelect('taxonomy', t('any'), options.taxonomies)
+      )}
+      {catalogueSelect('city', t('any-city'), options.cities)}
+      {options.areas.length > 0 ? catalogueSelect('area', t('any'), options.areas) : null}
+      <fieldset className={classes.field}>
+        <legend className={classes.label}>{t('fields.price')}</legend>
+        <div className={classes.pair}>
+          <RangeInputs
+            id={id('price')}
+            names={['price_min', 'price_max']}
+            labels={[t('fields.price-min'), t('fields.price-max')]}
+            placeholders={[t('min'), t('max')]}
+            values={[query.priceMin, query.priceMax]}
           />
-        )}
-        <NativeSelect
-          id={id('city')}
-          name="city"
-          label={t('fields.city')}
-          defaultValue={query.city ?? ''}
-          data={bySlug(t('any-city'), options.cities)}
-        />
-        {city && city.areas.length > 0 ? (
-          <NativeSelect
-            id={id('area')}
-            name="area"
-            label={t('fields.area')}
-            defaultValue={query.area ?? ''}
-            data={bySlug(t('any'), city.areas)}
+          <SelectField
+            id={id('currency')}
+            name="currency"
+            label={t('fields.currency')}
+            hiddenLabel
+            defaultValue={query.currency}
+            options={SEARCH_CURRENCIES.map((c) => ({ value: c, label: t(`ads:currency-short.${c}`) }))}
           />
-        ) : null}
-        <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
-          <Text component="legend" size="sm" fw={500} mb={4}>
-            {t('fields.price')}
-          </Text>
-          <Group gap="xs" grow wrap="nowrap">
-            <RangeInputs
-              id={id('price')}
-              names={['price_min', 'price_max']}
-              labels={[t('fields.price-min'), t('fields.price-max')]}
-              placeholders={[t('min'), t('max')]}
-              values={[query.priceMin, query.priceMax]}
-            />
-            <NativeSelect
-              id={id('currency')}
-              name="currency"
-              aria-label={t('fields.currency')}
-              defaultValue={query.currency}
-              data={SEARCH_CURRENCIES.map((c) => ({ value: c, label: t(`ads:currency-short.${c}`) }))}
-            />
-          </Group>
-        </fieldset>
-        {options.attributes.map((a) => (
-          <AttributeField key={a.key} attribute={a} query={query} id={id(`f-${a.key}`)} />
-        ))}
-        <NativeSelect
-          id={id('within')}
-          name="within"
-          label={t('fields.within')}
-          defaultValue={query.within === null ? '' : String(query.within)}
-          data={[
-            { value: '', label: t('any-time') },
-            ...WITHIN_DAYS.map((d) => ({ value: String(d), label: t('within', { count: d }) })),
-          ]}
-        />
-        <Checkbox id={id('photos')} name="photos" value="1" label={t('fields.photos')} defaultChecked={query.photos} />
-        <Button type="submit" radius="xl">
-          {t('apply')}
-        </Button>
-        {listing.filtered ? (
-          <Anchor
-            component={Link}
-            to={href({ ...EMPTY_QUERY, taxonomy: query.taxonomy, category: query.category })}
-            ta="center"
-            size="sm"
-          >
-            {t('clear')}
-          </Anchor>
-        ) : null}
-      </Stack>
+        </div>
+      </fieldset>
+      {options.attributes.map((a) => (
+        <AttributeField key={a.key} attribute={a} query={query} id={id(`f-${a.key}`)} />
+      ))}
+      <SelectField
+        id={id('within')}
+        name="within"
+        label={t('fields.within')}
+        defaultValue={query.within === null ? '' : String(query.within)}
+        options={[
+          { value: '', label: t('any-time') },
+          ...WITHIN_DAYS.map((d) => ({ value: String(d), label: t('within', { count: d }) })),
+        ]}
+      />
+      <label className={classes.check}>
+        <input id={id('photos')} type="checkbox" name="photos" value="1" defaultChecked={query.photos} />
+        {t('fields.photos')}
+      </label>
+      <Button type="submit" radius="xl">
+        {t('apply')}
+      </Button>
+      {listing.filtered ? (
+        <Link
+          className={classes.link}
+          to={href({ ...EMPTY_QUERY, taxonomy: query.taxonomy, category: query.category })}
+        >
+          {t('clear')}
+        </Link>
+      ) : null}
     </Form>
   );
 }
 
 function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribute; query: SearchQuery; id: string }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { locale, name } = useLocale();
   const f = query.attributes[a.key];
   const unit = locale === 'ar' ? a.unit_ar : a.unit_en;
@@ -343,30 +341,33 @@ function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribut
   if (a.type === 'select' || a.type === 'multiselect') {
     const chosen = f?.kind === 'options' ? f.options : [];
     return (
-      <Checkbox.Group label={label} id={id}>
-        <Stack gap={6} mt={4} mah={220} style={{ overflowY: 'auto' }}>
+      <fieldset className={classes.field} id={id}>
+        <legend className={classes.label}>{label}</legend>
+        <div className={classes.options}>
           {a.options.map((o) => (
-            <Checkbox
-              key={o.value}
-              id={`${id}-${o.value}`}
-              name={`f.${a.key}`}
-              value={o.value}
-              label={locale === 'ar' ? o.ar : o.en}
-              defaultChecked={chosen.includes(o.value)}
-            />
+            <label key={o.value} className={classes.check}>
+              <input
+                id={`${id}-${o.value}`}
+                type="checkbox"
+                name={`f.${a.key}`}
+                value={o.value}
+                defaultChecked={chosen.includes(o.value)}
+              />
+              {locale === 'ar' ? o.ar : o.en}
+            </label>
           ))}
-        </Stack>
-      </Checkbox.Group>
+        </div>
+      </fieldset>
     );
   }
   if (a.type === 'boolean') {
     return (
-      <NativeSelect
+      <SelectField
         id={id}
         name={`f.${a.key}`}
         label={label}
         defaultValue={f?.kind === 'bool' ? (f.value ? '1' : '0') : ''}
-        data={[
+        options={[
           { value: '', label: t('any') },
           { value: '1', label: t('yes') },
           { value: '0', label: t('no') },
@@ -376,11 +377,9 @@ function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribut
   }
   const range = f?.kind === 'range' ? f : { min: null, max: null };
   return (
-    <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
-      <Text component="legend" size="sm" fw={500} mb={4}>
-        {label}
-      </Text>
-      <Group gap="xs" grow wrap="nowrap">
+    <fieldset className={classes.field}>
+      <legend className={classes.label}>{label}</legend>
+      <div className={classes.pair}>
         <RangeInputs
           id={id}
           names={[`f.${a.key}.min`, `f.${a.key}.max`]}
@@ -388,7 +387,7 @@ function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribut
           placeholders={[a.min !== null ? String(a.min) : t('min'), a.max !== null ? String(a.max) : t('max')]}
           values={[range.min, range.max]}
         />
-      </Group>
+      </div>
     </fieldset>
   );
 }
@@ -408,10 +407,11 @@ function RangeInputs({
   values: [number | null, number | null];
 }) {
   return (['min', 'max'] as const).map((end, i) => (
-    <TextInput
+    <input
       key={end}
       id={`${id}-${end}`}
       name={names[i]}
+      className={classes.input}
       inputMode="numeric"
       aria-label={labels[i]}
       placeholder={placeholders[i]}
@@ -422,7 +422,7 @@ function RangeInputs({
 
 /** Nothing matched: say so, and offer the ways out that usually work. */
 function NoResults({ listing }: { listing: Listing }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to } = useLocale();
   const href = useListingHref(listing);
   const { query } = listing;
@@ -455,7 +455,7 @@ function NoResults({ listing }: { listing: Listing }) {
 
 /** "Save this search": for members (others are asked to sign in first, then come back here). */
 function SaveSearch({ query, signedIn }: { query: SearchQuery; signedIn: boolean }) {
-  const { t } = useTranslation('search');
+  const { t } = useT('search');
   const { to } = useLocale();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save-search';

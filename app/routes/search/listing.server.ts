@@ -40,7 +40,9 @@ export interface Listing {
   /** What the filters panel offers. */
   options: {
     taxonomies: Named[];
-    cities: (Named & { areas: Named[] })[];
+    cities: Named[];
+    /** The chosen city's areas (none without a city: the form offers areas once a city is applied). */
+    areas: Named[];
     attributes: FilterAttribute[];
   };
   /** The taxonomy and the category trail the query is in (top-level first). */
@@ -107,10 +109,12 @@ export async function loadListing(
     facets: found.facets,
     options: {
       taxonomies: catalogue.taxonomies.map(named),
-      cities: catalogue.cities.map((c) => ({
-        ...named(c),
-        areas: c.areas.map((id) => named(catalogue.areaById.get(id) as Named)),
-      })),
+      cities: catalogue.cities.map(named),
+      areas:
+        resolved.cityId === null
+          ? []
+          : (catalogue.cityById.get(resolved.cityId)?.areas.map((id) => named(catalogue.areaById.get(id) as Named)) ??
+            []),
       attributes: filterableAttributes(catalogue, resolved.categoryId, resolved.taxonomyId).map((a) => ({
         key: a.key,
         name_ar: a.name_ar,
