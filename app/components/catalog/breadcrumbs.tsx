@@ -8,7 +8,8 @@ export interface Crumb {
   href?: string;
 }
 
-/** Breadcrumbs; the separator points along the reading direction. */
+/** Breadcrumbs; the separator points along the reading direction. Each crumb is a line of 2rem: a
+ * tap target of its own, and level with the separators. */
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
   const { t } = useT();
   return (
@@ -20,18 +21,11 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
       >
         {items.map((c, i) =>
           c.href && i < items.length - 1 ? (
-            <Anchor
-              key={c.href}
-              component={Link}
-              to={c.href}
-              size="sm"
-              mih={32}
-              style={{ display: 'inline-flex', alignItems: 'center' }}
-            >
+            <Anchor key={c.href} component={Link} to={c.href} size="sm" lh="2rem">
               {c.label}
             </Anchor>
           ) : (
-            <Text key={c.label} size="sm" c="dimmed" aria-current="page">
+            <Text key={c.label} size="sm" lh="2rem" c="dimmed" aria-current="page">
               {c.label}
             </Text>
           ),
