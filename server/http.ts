@@ -144,6 +144,11 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     res.setHeader('Cache-Control', 'no-store');
     try {
       await services.database.ping();
+      // Not ready until the search index is built: traffic sent before would wait for it.
+      if (!searchEngine(services.database).ready()) {
+        res.status(503).json({ status: 'starting', database: services.database.dialect });
+        return;
+      }
       res.json({ status: 'ready', database: services.database.dialect });
     } catch (err) {
       logger.warn({ err }, 'readiness check failed');

@@ -1,6 +1,7 @@
 // The search service (issue 5 §1) on both dialects: filters, facets, sorts and pages over the
 // in-memory index; text through the database's index; what the catalogue does not know dropped;
-// and the index following writes made after it was built.
+// and the index following writes made after it was built; readiness waiting for the index.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_QUERY, parseSearchQuery, type SearchQuery } from '../../app/lib/search-query.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
@@ -179,5 +180,29 @@ describe.each(dialects)('search service on %s', (dialect) => {
     const capped = await textCandidates(t.db, dialect, 'وصف', 2, false);
     expect(capped).toMatchObject({ exact: false, ids: all.ids.slice(0, 2) });
     expect(all.ids).toEqual([...all.ids].sort((a, b) => b - a));
+  });
+});
+
+describe.each(dialects)('search readiness on %s', (dialect) => {
+  it('is ready once the index is built, and tries a failed build again', async () => {
+    const t = await createTestDatabase(dialect);
+    try {
+      await seedCatalogue(t.db);
+      await placeSearchAd(t, { title: 'تويوتا', category: 'toyota', city: 'tripoli' });
+      const engine = searchEngine(t);
+      // No ads table: every build fails, and the engine never says it is ready.
+      await sql`alter table ads rename to ads_away`.execute(t.db);
+      expect(engine.ready()).toBe(false);
+      await expect(engine.index()).rejects.toThrow();
+      expect(engine.ready()).toBe(false);
+      await expect(engine.index()).rejects.toThrow();
+      await sql`alter table ads_away rename to ads`.execute(t.db);
+      // The failed build is forgotten: the next check starts one that succeeds.
+      expect(engine.ready()).toBe(false);
+      expect((await engine.index()).live).toBe(1);
+      expect(engine.ready()).toBe(true);
+    } finally {
+      await t.drop();
+    }
   });
 });

@@ -150,6 +150,8 @@ class SearchEngine {
   #seen = 0;
   #checking: Promise<void> | null = null;
   #rebuilding = false;
+  /** An index has been built once (rebuilds are swapped in whole: one is always there after). */
+  #ready = false;
 
   readonly handle: DatabaseHandle;
 
@@ -172,6 +174,16 @@ class SearchEngine {
   /** Forgets the catalogue snapshot (after a staff edit of the catalogue). */
   forgetCatalogue() {
     this.#catalogue = null;
+  }
+
+  /**
+   * Whether searches are answered from a built index: the readiness check's question (a million
+   * ads take seconds to index, and searches wait for it). With no index and no build under way —
+   * the first call, or after a failed build — it starts one.
+   */
+  ready(): boolean {
+    if (!this.#ready) this.#index ??= this.#build();
+    return this.#ready;
   }
 
   /** The ad index, brought up to date with every ad written before this call. */
@@ -198,9 +210,14 @@ class SearchEngine {
       state.catalogue = catalogue;
       return buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
     })();
-    state.value.catch(() => {
-      if (this.#index === state) this.#index = null;
-    });
+    state.value.then(
+      () => {
+        this.#ready = true;
+      },
+      () => {
+        if (this.#index === state) this.#index = null;
+      },
+    );
     return state;
   }
 
