@@ -38,7 +38,7 @@ export const theme = createTheme({
 });
 
 /** Text colours tuned for WCAG AA contrast (Mantine's default dimmed grey is 3.3:1 on white). */
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
