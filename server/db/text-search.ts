@@ -104,9 +104,11 @@ const PREFIX_WORDS = 12;
  */
 const WALK_FROM = 5;
 
-/** Splits the comma-separated numbers an aggregate returned (one row instead of thousands). */
-const numbers = (list: unknown): number[] =>
-  typeof list === 'string' && list !== '' ? list.split(',').map(Number) : [];
+/**
+ * The comma-separated ids an aggregate returned (one row instead of thousands). Whole numbers and
+ * commas only, so the list is read as JSON: several times faster than splitting it into strings.
+ */
+const numbers = (list: string | null | undefined): number[] => (list ? (JSON.parse(`[${list}]`) as number[]) : []);
 
 /** Distinct ids, highest first, at most `limit`. */
 function newestDistinct(ids: number[], limit: number): number[] {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery, RESULTS_PAGE_SIZE } from '../../app/lib/search-query.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { AdIndex, type IndexRow } from '../../server/domain/search/ad-index.ts';
+import { AdIndex, type AttributeTest, type IndexRow, type ScanFilter } from '../../server/domain/search/ad-index.ts';
 import { type CatalogueSnapshot, loadCatalogueSnapshot } from '../../server/domain/search/catalogue.ts';
 import { rankIndex, resolveQuery, scanFilter } from '../../server/domain/search/service.ts';
 import { createTestDatabase } from '../support/databases.ts';
@@ -22,6 +22,19 @@ function random(seed: number) {
     return x / 2 ** 32;
   };
 }
+
+const NO_FILTER: ScanFilter = {
+  categories: null,
+  priceMin: null,
+  priceMax: null,
+  currency: 0,
+  photos: false,
+  since: 0,
+  attributes: [],
+  candidates: null,
+  bbox: null,
+  featuredAfter: 0,
+};
 
 let catalogue: CatalogueSnapshot;
 let index: AdIndex;
@@ -176,4 +189,140 @@ describe('search index: quick paths give what one pass over every slot gives', (
       }
     }
   });
+});
+
+describe("search index: attribute filters against each ad's values, by brute force", () => {
+  // Five attributes kept in each of the index's ways: options one per ad (dense, 16-bit), options
+  // several per ad (a multiselect: chained entries), years (dense, 16-bit), engine sizes (decimals:
+  // 64-bit), mileages (whole numbers past 16 bits: 32-bit floats).
+  const SELECT = 1;
+  const MULTI = 2;
+  const YEAR = 3;
+  const ENGINE = 4;
+  const MILEAGE = 5;
+  const CATEGORIES = 12;
+
+  function build(headSlack: number) {
+    const r = random(7);
+    const values = new Map<number, Map<number, number[]>>();
+    const ix = new AdIndex();
+    const put = (id: number) => {
+      const category = 1 + Math.floor(r() * CATEGORIES);
+      ix.put({
+        id,
+        category,
+        city: 1 + Math.floor(r() * 5),
+        area: 0,
+        price: Math.round(r() * 100) * 100,
+        currency: 0,
+        photos: r() < 0.5,
+        bumped: NOW - Math.floor(r() * 1000) * DAY,
+        featuredUntil: 0,
+        lat: 32 + r(),
+        lng: 13 + r(),
+      });
+      const mine = new Map<number, number[]>();
+      // Cars (categories 1 to 4) have most of them, as their own attributes; others rarely.
+      const car = category <= 4;
+      if (r() < (car ? 0.9 : 0.05)) mine.set(SELECT, [Math.floor(r() * 6)]);
+      if (r() < (car ? 0.7 : 0.02)) {
+        const picked = new Set<number>();
+        const count = Math.floor(r() * 4);
+        for (let i = 0; i < count; i++) picked.add(Math.floor(r() * 8));
+        mine.set(MULTI, [...picked]);
+      }
+      if (car && r() < 0.8) mine.set(YEAR, [1990 + Math.floor(r() * 36)]);
+      if (car && r() < 0.6) mine.set(ENGINE, [Math.round(r() * 40) / 10]);
+      if (car && r() < 0.6) mine.set(MILEAGE, [Math.floor(r() * 400_000)]);
+      const s = ix.slot(id);
+      for (const [attribute, list] of mine) for (const v of list) ix.addValue(attribute, s, v);
+      values.set(id, mine);
+    };
+    for (let id = 1; id <= 3000; id++) put(id);
+    ix.seal(NOW, headSlack);
+    // Changed since the seal: new values in new slots, ads gone, new ads.
+    for (let i = 0; i < 300; i++) put(1 + Math.floor(r() * 3000));
+    for (let i = 0; i < 150; i++) {
+      const id = 1 + Math.floor(r() * 3000);
+      ix.remove(id);
+      values.delete(id);
+    }
+    for (let id = 3001; id <= 3200; id++) put(id);
+    return { ix, values, put };
+  }
+
+  const options = (...wanted: number[]) => {
+    // Six options, as the catalogue has them now; option 5 of the ads was dropped from it since.
+    const set = new Uint8Array(5);
+    for (const o of wanted) set[o] = 1;
+    return set;
+  };
+  const range = (id: number, lo: number, hi: number): AttributeTest => ({ id, set: null, lo, hi });
+  const testSets: AttributeTest[][] = [
+    [{ id: SELECT, set: options(1), lo: 0, hi: 0 }],
+    [{ id: SELECT, set: options(0, 2, 4), lo: 0, hi: 0 }],
+    [{ id: SELECT, set: options(4, 5), lo: 0, hi: 0 }],
+    [{ id: MULTI, set: options(3), lo: 0, hi: 0 }],
+    [{ id: MULTI, set: options(0, 7), lo: 0, hi: 0 }],
+    [range(YEAR, 2012, Number.POSITIVE_INFINITY)],
+    [range(YEAR, 2000, 2005)],
+    [range(ENGINE, 1.6, 2.4)],
+    [range(MILEAGE, Number.NEGATIVE_INFINITY, 150_000)],
+    [range(YEAR, 2010, Number.POSITIVE_INFINITY), { id: SELECT, set: options(1, 3), lo: 0, hi: 0 }],
+    [{ id: MULTI, set: options(1, 2), lo: 0, hi: 0 }, range(MILEAGE, 50_000, 250_000)],
+    [range(99, 0, 10)],
+  ];
+
+  function expected(values: Map<number, Map<number, number[]>>, tests: AttributeTest[], ids: Set<number>) {
+    return [...ids]
+      .filter((id) =>
+        tests.every((t) =>
+          (values.get(id)?.get(t.id) ?? []).some((v) =>
+            t.set !== null ? v < t.set.length && t.set[v] === 1 : v >= t.lo && v <= t.hi,
+          ),
+        ),
+      )
+      .sort((a, b) => a - b);
+  }
+
+  // 4096: the sealed columns keep an array over their span; -1e9: none does (sought by bisection).
+  for (const headSlack of [4096, -1e9]) {
+    it(`keeps exactly the ads whose values pass (arrays over spans: ${headSlack > 0})`, () => {
+      const { ix, values, put } = build(headSlack);
+      const kinds = [SELECT, MULTI, YEAR, ENGINE, MILEAGE].map((a) => {
+        const col = ix.attributes.get(a);
+        return col?.dense ? col.dense.constructor.name : col?.head ? 'head' : 'none';
+      });
+      expect(kinds).toEqual(
+        headSlack > 0 ? ['Uint16Array', 'head', 'Uint16Array', 'Float64Array', 'Float32Array'] : Array(5).fill('none'),
+      );
+      const live = new Set(values.keys());
+      const idsOf = (slots: Int32Array) => [...slots].map((s) => ix.id[s] as number).sort((a, b) => a - b);
+      const r = random(11);
+      const cars = new Uint8Array(CATEGORIES + 1);
+      for (let c = 1; c <= 4; c++) cars[c] = 1;
+      const inCars = new Set([...live].filter((id) => cars[ix.category[ix.slot(id)] as number] === 1));
+      for (const tests of testSets) {
+        const filter = { ...NO_FILTER, attributes: tests };
+        expect(idsOf(ix.matching(filter)), JSON.stringify(tests)).toEqual(expected(values, tests, live));
+        // The same over the cars' runs of slots (and the tail), and among text candidates.
+        const scoped = { ...filter, categories: cars };
+        expect(idsOf(ix.matching(scoped, ix.runsFor(scoped, null)))).toEqual(expected(values, tests, inCars));
+        const candidates = [...new Set(Array.from({ length: 800 }, () => 1 + Math.floor(r() * 3300)))];
+        const among = new Set(candidates.filter((id) => live.has(id)));
+        expect(idsOf(ix.matching({ ...filter, candidates }))).toEqual(expected(values, tests, among));
+      }
+      // Ads changed after the tail's values were first looked up; then sealed again.
+      for (let id = 1; id <= 3200; id += 16) put(id);
+      for (const reseal of [false, true]) {
+        if (reseal) ix.seal(NOW, headSlack);
+        for (const tests of testSets) {
+          const filter = { ...NO_FILTER, attributes: tests };
+          expect(idsOf(ix.matching(filter)), JSON.stringify(tests)).toEqual(
+            expected(values, tests, new Set(values.keys())),
+          );
+        }
+      }
+    });
+  }
 });

@@ -26,11 +26,94 @@ const FILTER_TYPES = new Set(['select', 'multiselect', 'number', 'year', 'boolea
 /** Whether search filters on the attribute (and the index keeps its values). */
 export const isFilterable = (a: Pick<SnapAttribute, 'filterable' | 'type'>) => a.filterable && FILTER_TYPES.has(a.type);
 
-/** The values of one filterable attribute: parallel lists of (slot, value); options by their index. */
+/**
+ * The values of one filterable attribute: entries (slot, value), options by their index; a slot with
+ * several values (a multiselect) has its entries chained by `next`. Entries [0, sorted) are the
+ * sealed slots' in slot order, so a scan reads them in sequence; the rest were added since.
+ */
 interface AttributeColumn {
   slots: Int32Array;
   values: Float64Array;
+  /** The next entry of the same slot, or -1. */
+  next: Int32Array;
   length: number;
+  sorted: number;
+  /** The sealed slots with values: lo to hi. */
+  lo: number;
+  hi: number;
+  /**
+   * When the slots with values are not too spread out: a column with one value per slot keeps each
+   * sealed slot's value at dense[s - lo] (DENSE_NONE or NaN: none) — a scan reads two or four bytes
+   * a slot; one with several (a multiselect) keeps slot s's first entry at head[s - lo] (-1: none).
+   */
+  dense: Uint16Array | Float32Array | Float64Array | null;
+  head: Int32Array | null;
+  /** Slot s's first entry at tailHead[s - sealed] for slots added since sealing (made when first needed). */
+  tailHead: Int32Array | null;
+}
+
+/** A sealed column keeps an array over its span (dense or head) when the span is at most this many times its entries, plus HEAD_SLACK. */
+const HEAD_SPREAD = 4;
+const HEAD_SLACK = 4096;
+
+const newColumn = (): AttributeColumn => ({
+  slots: new Int32Array(64),
+  values: new Float64Array(64),
+  next: new Int32Array(64),
+  length: 0,
+  sorted: 0,
+  lo: 0,
+  hi: -1,
+  dense: null,
+  head: null,
+  tailHead: null,
+});
+
+/** No value, in a column of whole numbers kept as Uint16Array. */
+const DENSE_NONE = 0xffff;
+
+/** Turns a dense column's sealed values back into entries, before the tail's (for sealing again). */
+function expandDense(col: AttributeColumn) {
+  const { dense, lo } = col as AttributeColumn & { dense: NonNullable<AttributeColumn['dense']> };
+  const none = dense instanceof Uint16Array ? DENSE_NONE : Number.NaN;
+  const slots: number[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < dense.length; i++) {
+    const v = dense[i] as number;
+    if (v === none || Number.isNaN(v)) continue;
+    slots.push(lo + i);
+    values.push(v);
+  }
+  for (let j = col.sorted; j < col.length; j++) {
+    slots.push(col.slots[j] as number);
+    values.push(col.values[j] as number);
+  }
+  Object.assign(col, {
+    slots: Int32Array.from(slots),
+    values: Float64Array.from(values),
+    next: new Int32Array(slots.length).fill(-1),
+    length: slots.length,
+    sorted: 0,
+    dense: null,
+  });
+}
+
+/** The values of a column's span [lo, lo + span) by slot, in the narrowest array that holds them exactly. */
+function denseColumn(slots: Int32Array, values: Float64Array, kept: number, lo: number, span: number) {
+  let small = true;
+  let single = true;
+  for (let i = 0; i < kept; i++) {
+    const v = values[i] as number;
+    if (!(Number.isInteger(v) && v >= 0 && v < DENSE_NONE)) small = false;
+    if (Math.fround(v) !== v) single = false;
+  }
+  const dense = small
+    ? new Uint16Array(span).fill(DENSE_NONE)
+    : single
+      ? new Float32Array(span).fill(Number.NaN)
+      : new Float64Array(span).fill(Number.NaN);
+  for (let i = 0; i < kept; i++) dense[(slots[i] as number) - lo] = values[i] as number;
+  return dense;
 }
 
 export interface AttributeTest {
@@ -74,6 +157,8 @@ export interface SlotRun {
   from: number;
   to: number;
   reverse?: boolean;
+  /** Every slot of the run is of the categories it was made for (no need to test them again). */
+  inScope?: boolean;
 }
 
 /** The sorts the index keeps a slot order for. */
@@ -195,11 +280,8 @@ export class AdIndex {
   priced = 0;
   /** Sealed slots featured when sealed (ads featured later are in the tail). */
   featured = new Int32Array(0);
-  /** Per-slot marks of attribute filters passed, offset by a per-scan base so they never need clearing. */
-  #marks = new Uint32Array(1024);
   /** The answer of `matching`, reused. */
   #found = new Int32Array(0);
-  #markBase = 0;
 
   #ensure(slots: number, maxId: number) {
     if (slots > this.id.length) {
@@ -217,7 +299,6 @@ export class AdIndex {
       this.featuredUntil = grow(this.featuredUntil, n);
       this.lat = grow(this.lat, n);
       this.lng = grow(this.lng, n);
-      this.#marks = grow(this.#marks, n);
     }
     if (maxId >= this.slotOf.length) {
       const old = this.slotOf.length;
@@ -262,7 +343,7 @@ export class AdIndex {
    * (a scan of a category reads its columns in sequence), and a scan meets each category's newest
    * ads first (most offers to a page of newest ads are refused at once).
    */
-  seal(now = Date.now()) {
+  seal(now = Date.now(), headSlack = HEAD_SLACK) {
     const { category, bumped, id, alive } = this;
     const live: number[] = [];
     for (let s = 0; s < this.size; s++) if (alive[s] === 1) live.push(s);
@@ -272,7 +353,7 @@ export class AdIndex {
         (bumped[b] as number) - (bumped[a] as number) ||
         (id[b] as number) - (id[a] as number),
     );
-    this.#renumber(Int32Array.from(live));
+    this.#renumber(Int32Array.from(live), headSlack);
     const n = this.size;
     this.sealed = n;
     // Slots are in category order now: each category's group is its run of slots.
@@ -304,7 +385,7 @@ export class AdIndex {
   }
 
   /** Moves slot `order[i]` to slot i for every i, dropping the others (dead ones). */
-  #renumber(order: Int32Array) {
+  #renumber(order: Int32Array, headSlack: number) {
     const n = order.length;
     const newSlot = new Int32Array(this.size).fill(-1);
     for (let i = 0; i < n; i++) newSlot[order[i] as number] = i;
@@ -328,9 +409,10 @@ export class AdIndex {
     this.lng = take(this.lng);
     this.slotOf.fill(-1);
     for (let i = 0; i < n; i++) this.slotOf[this.id[i] as number] = i;
-    // Each attribute's values in slot order too: a filter then marks its slots in sequence (a value
-    // is keyed by slot × 2^23 + its place: fewer than 8 million values per attribute).
+    // Each attribute's values in slot order too: a scan then reads them in sequence (an entry is
+    // keyed by slot × 2^23 + its place: fewer than 8 million values per attribute).
     for (const col of this.attributes.values()) {
+      if (col.dense !== null) expandDense(col);
       const keys = new Float64Array(col.length);
       let kept = 0;
       for (let j = 0; j < col.length; j++) {
@@ -338,17 +420,39 @@ export class AdIndex {
         if (s >= 0) keys[kept++] = s * 2 ** 23 + j;
       }
       const sorted = keys.subarray(0, kept).sort();
-      const slots = new Int32Array(Math.max(64, kept));
-      const values = new Float64Array(Math.max(64, kept));
+      const size = Math.max(64, kept);
+      const slots = new Int32Array(size);
+      const values = new Float64Array(size);
+      const next = new Int32Array(size);
       for (let i = 0; i < kept; i++) {
         const key = sorted[i] as number;
         const j = key % 2 ** 23;
         slots[i] = (key - j) / 2 ** 23;
         values[i] = col.values[j] as number;
       }
-      col.slots = slots;
-      col.values = values;
-      col.length = kept;
+      for (let i = 0; i < kept; i++) next[i] = i + 1 < kept && slots[i + 1] === slots[i] ? i + 1 : -1;
+      const lo = kept > 0 ? (slots[0] as number) : 0;
+      const hi = kept > 0 ? (slots[kept - 1] as number) : -1;
+      const span = Math.max(0, hi - lo + 1);
+      let head: Int32Array | null = null;
+      let dense: AttributeColumn['dense'] = null;
+      if (span <= HEAD_SPREAD * kept + headSlack) {
+        if (next.subarray(0, kept).every((j) => j < 0)) dense = denseColumn(slots, values, kept, lo, span);
+        else {
+          head = new Int32Array(span).fill(-1);
+          for (let i = kept - 1; i >= 0; i--) head[(slots[i] as number) - lo] = i;
+        }
+      }
+      Object.assign(col, { slots, values, next, length: kept, sorted: kept, lo, hi, dense, head, tailHead: null });
+      // A dense column holds the sealed values itself: their entries would only take memory.
+      if (dense !== null)
+        Object.assign(col, {
+          slots: new Int32Array(64),
+          values: new Float64Array(64),
+          next: new Int32Array(64),
+          length: 0,
+          sorted: 0,
+        });
     }
     this.size = n;
     this.live = n;
@@ -375,7 +479,7 @@ export class AdIndex {
       if (categories[c] !== 1 || start[c + 1] === start[c]) continue;
       const last = runs[runs.length - 1];
       if (last && last.to === start[c]) last.to = start[c + 1] as number;
-      else runs.push({ order: null, from: start[c] as number, to: start[c + 1] as number });
+      else runs.push({ order: null, from: start[c] as number, to: start[c + 1] as number, inScope: true });
     }
     return runs;
   }
@@ -405,16 +509,73 @@ export class AdIndex {
   addValue(attributeId: number, slot: number, value: number) {
     let col = this.attributes.get(attributeId);
     if (!col) {
-      col = { slots: new Int32Array(64), values: new Float64Array(64), length: 0 };
+      col = newColumn();
       this.attributes.set(attributeId, col);
     }
     if (col.length === col.slots.length) {
       col.slots = grow(col.slots, col.length * 2);
       col.values = grow(col.values, col.length * 2);
+      col.next = grow(col.next, col.length * 2);
     }
-    col.slots[col.length] = slot;
-    col.values[col.length] = value;
-    col.length++;
+    const j = col.length++;
+    col.slots[j] = slot;
+    col.values[j] = value;
+    col.next[j] = -1;
+    if (col.tailHead !== null) this.#chainTail(col, j);
+  }
+
+  /** Puts entry j (of a slot added since sealing) first in its slot's chain. */
+  #chainTail(col: AttributeColumn, j: number) {
+    const k = (col.slots[j] as number) - this.sealed;
+    let heads = col.tailHead as Int32Array;
+    if (k >= heads.length) {
+      const old = heads.length;
+      heads = grow(heads, Math.max(k + 1, old * 2, 64));
+      heads.fill(-1, old);
+      col.tailHead = heads;
+    }
+    col.next[j] = heads[k] as number;
+    heads[k] = j;
+  }
+
+  /** The first entry of slot s in a column, or -1: the slot has no value. */
+  #firstEntry(col: AttributeColumn, s: number): number {
+    if (s >= this.sealed) {
+      if (col.tailHead === null) {
+        col.tailHead = new Int32Array(0);
+        for (let j = col.sorted; j < col.length; j++) this.#chainTail(col, j);
+      }
+      const k = s - this.sealed;
+      return k < col.tailHead.length ? (col.tailHead[k] as number) : -1;
+    }
+    if (s < col.lo || s > col.hi) return -1;
+    if (col.head !== null) return col.head[s - col.lo] as number;
+    // The first entry at or after s among the sorted ones.
+    const { slots } = col;
+    let lo = 0;
+    let hi = col.sorted;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((slots[mid] as number) < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < col.sorted && slots[lo] === s ? lo : -1;
+  }
+
+  /** Whether slot s has a value of the column that passes the test. */
+  #passesTest(col: AttributeColumn, t: AttributeTest, s: number): boolean {
+    const { values, next, dense } = col;
+    const { set, lo, hi } = t;
+    if (dense !== null && s < this.sealed) {
+      if (s < col.lo || s > col.hi) return false;
+      const v = dense[s - col.lo] as number;
+      return set !== null ? v < set.length && set[v] === 1 : v !== DENSE_NONE && v >= lo && v <= hi;
+    }
+    for (let j = this.#firstEntry(col, s); j >= 0; j = next[j] as number) {
+      const v = values[j] as number;
+      if (set !== null ? set[v] === 1 : v >= lo && v <= hi) return true;
+    }
+    return false;
   }
 
   get dead() {
@@ -464,109 +625,215 @@ export class AdIndex {
    * answer is a view of a buffer the next call overwrites: use it before anything else searches.
    */
   matching(f: ScanFilter, runs: SlotRun[] | null = null): Int32Array {
-    const nAttr = f.attributes.length;
-    let need = 0;
-    const marks = this.#marks;
-    if (nAttr > 0) {
-      if (this.#markBase + nAttr + 1 >= 0xffff_fff0) {
-        marks.fill(0);
-        this.#markBase = 0;
-      }
-      const base = this.#markBase;
-      // A slot's mark climbs by one for each filter it passes, in filter order: a multiselect with
-      // two matching options cannot count twice, and a slot missing one filter stays behind.
-      for (let i = 0; i < nAttr; i++) {
-        const a = f.attributes[i] as AttributeTest;
-        const col = this.attributes.get(a.id);
-        if (!col) continue;
-        const from = base + i;
-        const { slots, values, length } = col;
-        const { set, lo, hi } = a;
-        for (let j = 0; j < length; j++) {
-          const s = slots[j] as number;
-          const m = marks[s] as number;
-          if (i === 0 ? m > base : m !== from) continue;
-          const v = values[j] as number;
-          if (set !== null ? set[v] === 1 : v >= lo && v <= hi) marks[s] = from + 1;
-        }
-      }
-      // Marks left by earlier scans are at most `base`: the first filter starts from any of them.
-      need = base + nAttr;
-      this.#markBase = need + 1;
-    }
-    const { categories, priceMin, priceMax, photos, since, bbox, featuredAfter } = f;
-    const wantCurrency = f.currency;
-    const pricey = priceMin !== null || priceMax !== null;
-    const lo = priceMin ?? Number.NEGATIVE_INFINITY;
-    const hi = priceMax ?? Number.POSITIVE_INFINITY;
-    const [south, west, north, east] = bbox ?? [0, 0, 0, 0];
-    const boxed = bbox !== null;
-    // Columns in locals: the test below runs up to a million times per search.
-    const { category, price, currency, bumped, lat, lng, alive, slotOf } = this;
-    const hasPhoto = this.photos;
-    const featuredUntil = this.featuredUntil;
-    const cats = categories ?? new Uint8Array(0);
-    const scoped = categories !== null;
-    const passes = (s: number): boolean => {
-      if (alive[s] === 0) return false;
-      if (scoped && cats[category[s] as number] !== 1) return false;
-      if (pricey) {
-        const p = price[s] as number;
-        if (!(p >= lo && p <= hi) || currency[s] !== wantCurrency) return false;
-      }
-      if (photos && hasPhoto[s] === 0) return false;
-      if (since > 0 && (bumped[s] as number) < since) return false;
-      if (featuredAfter > 0 && (featuredUntil[s] as number) <= featuredAfter) return false;
-      if (nAttr > 0 && marks[s] !== need) return false;
-      if (boxed) {
-        const la = lat[s] as number;
-        const ln = lng[s] as number;
-        if (la < south || la > north || ln < west || ln > east) return false;
-      }
-      return true;
-    };
-    if (this.#found.length < this.size) this.#found = new Int32Array(this.id.length);
+    // In stages, each a short loop of its own over the slots still in: first the live ones (in
+    // the map's viewport, when there is one) of the candidates, the runs or every slot; then each
+    // other test the filter has, in place. Small loops the JIT sees one kind of array in are several
+    // times faster than one loop testing everything a filter might ask.
+    const need = Math.max(this.size, f.candidates?.length ?? 0);
+    if (this.#found.length < need) this.#found = new Int32Array(Math.max(need, this.id.length));
     const found = this.#found;
+    const { alive, category } = this;
+    const cats = f.categories ?? new Uint8Array(0);
+    let scoped = f.categories !== null;
+    const box = f.bbox === null ? null : Float64Array.from(f.bbox);
     let n = 0;
-    const candidates = f.candidates;
-    if (candidates !== null) {
-      if (found.length < candidates.length) this.#found = new Int32Array(candidates.length);
-      const out = this.#found;
-      for (let i = 0; i < candidates.length; i++) {
-        const id = candidates[i] as number;
-        const s = id < slotOf.length ? (slotOf[id] as number) : -1;
-        if (s >= 0 && passes(s)) out[n++] = s;
-      }
-      return out.subarray(0, n);
-    }
-    const tail = runs === null ? 0 : this.sealed;
-    for (const { order, from, to } of runs ?? []) {
-      if (order === null) {
-        for (let s = from; s < to; s++) if (passes(s)) found[n++] = s;
-      } else {
-        for (let i = from; i < to; i++) {
-          const s = order[i] as number;
-          if (passes(s)) found[n++] = s;
-        }
-      }
-    }
-    // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
-    if (boxed) {
-      // The map passes over every slot: the position test first, in the loop, leaves the full test
-      // to the few slots in view (a call per slot was most of a city-sized viewport's time).
-      // No other test but liveness: a plain filter (but for the box) over every category.
-      const onlyAlive = !scoped && isPlain({ ...f, bbox: null });
-      for (let s = this.size - 1; s >= tail; s--) {
-        const la = lat[s] as number;
-        const ln = lng[s] as number;
-        if (la < south || la > north || ln < west || ln > east) continue;
-        if (onlyAlive ? alive[s] !== 0 : passes(s)) found[n++] = s;
-      }
+    if (f.candidates !== null) {
+      n = collectIds(found, f.candidates, this.slotOf);
+    } else if (box !== null) {
+      // The map: the viewport first (few of every slot are in it).
+      for (const r of runs ?? []) n = collectInBox(found, n, r, false, alive, this.lat, this.lng, box);
+      const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
+      n = collectInBox(found, n, all, true, alive, this.lat, this.lng, box);
     } else {
-      for (let s = this.size - 1; s >= tail; s--) if (passes(s)) found[n++] = s;
+      for (const r of runs ?? []) n = collectLive(found, n, r, false, alive, category, cats, scoped && !r.inScope);
+      // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
+      const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
+      n = collectLive(found, n, all, true, alive, category, cats, scoped);
+      scoped = false;
+    }
+    if (scoped) n = keepByte(found, n, category, cats);
+    if (box !== null && f.candidates !== null) n = keepInBox(found, n, this.lat, this.lng, box);
+    if (f.since > 0) n = keepAtLeast(found, n, this.bumped, f.since);
+    if (f.featuredAfter > 0) n = keepAtLeast(found, n, this.featuredUntil, f.featuredAfter + 1);
+    if (f.photos) n = keepByte(found, n, this.photos, ONE);
+    if (f.priceMin !== null || f.priceMax !== null) {
+      const lo = f.priceMin ?? Number.NEGATIVE_INFINITY;
+      const hi = f.priceMax ?? Number.POSITIVE_INFINITY;
+      n = keepPriced(found, n, this.price, this.currency, lo, hi, f.currency);
+    }
+    // Attribute tests last: a multiselect passes when any of its values does; a test of an
+    // attribute no ad has a value of passes none.
+    for (const t of f.attributes) {
+      const col = this.attributes.get(t.id);
+      n = col === undefined ? 0 : this.#keepPassing(found, n, col, t);
     }
     return found.subarray(0, n);
   }
+
+  /** Keeps the slots of found[0, n) with a value of the column that passes the test; returns how many. */
+  #keepPassing(found: Int32Array, n: number, col: AttributeColumn, t: AttributeTest): number {
+    const { dense } = col;
+    let k = 0;
+    if (dense === null) {
+      for (let i = 0; i < n; i++) {
+        const s = found[i] as number;
+        found[k] = s;
+        k += +this.#passesTest(col, t, s);
+      }
+      return k;
+    }
+    // The usual case, inline: a sealed slot's one value read straight from the dense column.
+    const { sealed } = this;
+    const from = col.lo;
+    const span = dense.length;
+    const { set, lo, hi } = t;
+    const options = set ?? new Uint8Array(0);
+    for (let i = 0; i < n; i++) {
+      const s = found[i] as number;
+      const at = s - from;
+      let ok = 0;
+      if (s >= sealed) ok = +this.#passesTest(col, t, s);
+      else if (at >= 0 && at < span) {
+        const v = dense[at] as number;
+        // An option the catalogue has dropped since the index read it is not wanted.
+        ok =
+          set !== null ? (v < options.length ? (options[v] as number) : 0) : +(v !== DENSE_NONE && v >= lo && v <= hi);
+      }
+      found[k] = s;
+      k += ok;
+    }
+    return k;
+  }
+}
+
+/** Byte 1 at index 1: the test "this flag is set". */
+const ONE = Uint8Array.of(0, 1);
+
+/** The live slots of these ids, in their order, into found; returns how many. */
+function collectIds(found: Int32Array, ids: number[], slotOf: Int32Array): number {
+  // An ad's slot is live: `remove` forgets the slots of ads that leave, `put` moves them.
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    const s = id < slotOf.length ? (slotOf[id] as number) : -1;
+    found[n] = s;
+    n += +(s >= 0);
+  }
+  return n;
+}
+
+/** Appends the live slots of a run (in scope, when scoped) to found[0, n); `down`: from the end. Returns the new n. */
+function collectLive(
+  found: Int32Array,
+  n: number,
+  run: SlotRun,
+  down: boolean,
+  alive: Uint8Array,
+  category: Uint16Array,
+  cats: Uint8Array,
+  scoped: boolean,
+): number {
+  const { order, from, to } = run;
+  // Without branches but loop-invariant ones: a slot is written, and counted when it is in.
+  if (order !== null) {
+    for (let i = from; i < to; i++) {
+      const s = order[i] as number;
+      found[n] = s;
+      n += (alive[s] as number) & (scoped ? (cats[category[s] as number] as number) : 1);
+    }
+  } else if (down) {
+    for (let s = to - 1; s >= from; s--) {
+      found[n] = s;
+      n += (alive[s] as number) & (scoped ? (cats[category[s] as number] as number) : 1);
+    }
+  } else {
+    for (let s = from; s < to; s++) {
+      found[n] = s;
+      n += (alive[s] as number) & (scoped ? (cats[category[s] as number] as number) : 1);
+    }
+  }
+  return n;
+}
+
+/** Appends the live slots of a run inside box [south, west, north, east] to found[0, n); returns the new n. */
+function collectInBox(
+  found: Int32Array,
+  n: number,
+  run: SlotRun,
+  down: boolean,
+  alive: Uint8Array,
+  lat: Float32Array,
+  lng: Float32Array,
+  box: Float64Array,
+): number {
+  const { order, from, to } = run;
+  const [south, west, north, east] = box as unknown as [number, number, number, number];
+  const count = to - from;
+  for (let j = 0; j < count; j++) {
+    const i = down ? to - 1 - j : from + j;
+    const s = order === null ? i : (order[i] as number);
+    const la = lat[s] as number;
+    const ln = lng[s] as number;
+    if (la < south || la > north || ln < west || ln > east) continue;
+    if (alive[s] === 1) found[n++] = s;
+  }
+  return n;
+}
+
+/** Keeps the slots of found[0, n) whose byte is marked in `wanted` (wanted[bytes[s]] === 1); returns how many. */
+function keepByte(found: Int32Array, n: number, bytes: Uint8Array | Uint16Array, wanted: Uint8Array): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = found[i] as number;
+    found[k] = s;
+    k += wanted[bytes[s] as number] as number;
+  }
+  return k;
+}
+
+/** Keeps the slots of found[0, n) whose value is at least `min`; returns how many. */
+function keepAtLeast(found: Int32Array, n: number, values: Float64Array, min: number): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = found[i] as number;
+    found[k] = s;
+    k += +((values[s] as number) >= min);
+  }
+  return k;
+}
+
+/** Keeps the slots of found[0, n) priced from lo to hi in the currency; returns how many. */
+function keepPriced(
+  found: Int32Array,
+  n: number,
+  price: Float64Array,
+  currency: Uint8Array,
+  lo: number,
+  hi: number,
+  wanted: number,
+): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = found[i] as number;
+    const p = price[s] as number;
+    // Without branches: whether a price is in range is a coin toss the processor cannot predict.
+    found[k] = s;
+    k += +(p >= lo) & +(p <= hi) & +(currency[s] === wanted);
+  }
+  return k;
+}
+
+/** Keeps the slots of found[0, n) inside box [south, west, north, east]; returns how many. */
+function keepInBox(found: Int32Array, n: number, lat: Float32Array, lng: Float32Array, box: Float64Array): number {
+  const [south, west, north, east] = box as unknown as [number, number, number, number];
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = found[i] as number;
+    const la = lat[s] as number;
+    const ln = lng[s] as number;
+    if (la >= south && la <= north && ln >= west && ln <= east) found[k++] = s;
+  }
+  return k;
 }
 
 export interface IndexRow {

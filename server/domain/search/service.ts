@@ -320,20 +320,34 @@ export function scanFilter(
 /**
  * The sort key of each slot for a sort (higher first; ties go to the higher ad id): the last bump
  * for newest, the LYD price either way (ads without an amount last), the text score for relevance.
+ * One class whatever the sort, so the loops that ask it a million times see one kind of call.
  */
-function sortKey(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null): (slot: number) => number {
-  const { bumped, priceLyd, id } = index;
-  const priced = (dir: number) => (s: number) => {
-    const p = priceLyd[s] as number;
-    return Number.isNaN(p) ? Number.NEGATIVE_INFINITY : p * dir;
-  };
-  if (sort === 'price-asc') return priced(-1);
-  if (sort === 'price-desc') return priced(1);
-  if (sort === 'relevance' && scores) {
-    // Relevance first, then the last bump: a score is small next to a timestamp, so weigh it out.
-    return (s: number) => (scores.get(id[s] as number) ?? 0) * 1e15 + (bumped[s] as number) / 1e3;
+export class SortKey {
+  readonly #kind: number;
+  readonly #bumped: Float64Array;
+  readonly #priceLyd: Float64Array;
+  readonly #id: Int32Array;
+  readonly #scores: Map<number, number>;
+
+  constructor(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null) {
+    this.#kind =
+      sort === 'price-asc' ? -1 : sort === 'price-desc' ? 1 : sort === 'relevance' && scores !== null ? 2 : 0;
+    this.#bumped = index.bumped;
+    this.#priceLyd = index.priceLyd;
+    this.#id = index.id;
+    this.#scores = scores ?? new Map();
   }
-  return (s: number) => bumped[s] as number;
+
+  of(s: number): number {
+    const kind = this.#kind;
+    if (kind === 0) return this.#bumped[s] as number;
+    if (kind === 2) {
+      // Relevance first, then the last bump: a score is small next to a timestamp, so weigh it out.
+      return (this.#scores.get(this.#id[s] as number) ?? 0) * 1e15 + (this.#bumped[s] as number) / 1e3;
+    }
+    const p = this.#priceLyd[s] as number;
+    return Number.isNaN(p) ? Number.NEGATIVE_INFINITY : p * kind;
+  }
 }
 
 /**
@@ -440,26 +454,20 @@ function facetList(
  * until `k` are found, then the tail: for a page of a large result, a few hundred slots instead of
  * every one.
  */
-function walkInOrder(
-  index: AdIndex,
-  sort: OrderedSort,
-  matches: (slot: number) => boolean,
-  keyOf: (slot: number) => number,
-  best: TopK,
-) {
+function walkInOrder(index: AdIndex, sort: OrderedSort, matches: (slot: number) => boolean, key: SortKey, best: TopK) {
   runs: for (const { order, from, to, reverse } of index.orderRuns(sort)) {
     if (order === null) continue;
     const n = to - from;
     for (let j = 0; j < n; j++) {
       const s = order[reverse ? to - 1 - j : from + j] as number;
       if (!matches(s)) continue;
-      const key = keyOf(s);
+      const k = key.of(s);
       // The rest of a run is no better than this slot; in a reversed run an equal key may still win on its id.
-      if (best.full && (key < best.worst || (key === best.worst && !reverse))) break runs;
-      best.offer(s, key);
+      if (best.full && (k < best.worst || (k === best.worst && !reverse))) break runs;
+      best.offer(s, k);
     }
   }
-  for (let s = index.size - 1; s >= index.sealed; s--) if (matches(s)) best.offer(s, keyOf(s));
+  for (let s = index.size - 1; s >= index.sealed; s--) if (matches(s)) best.offer(s, key.of(s));
 }
 
 /** Counts of a plain query from the index's tables: by city (any city), by area of the city, by category (the place's). */
@@ -500,6 +508,26 @@ function countPlain(
   return total;
 }
 
+/**
+ * Counts the slots of found[0, n) by their key into `counts`, and keeps in place those whose key is
+ * `wanted` (every one when it is -1); returns how many it kept.
+ */
+function countAndKeep(found: Int32Array, n: number, keys: Uint16Array, counts: Uint32Array, wanted: number): number {
+  if (wanted < 0) {
+    for (let i = 0; i < n; i++) counts[keys[found[i] as number] as number]++;
+    return n;
+  }
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = found[i] as number;
+    const key = keys[s] as number;
+    counts[key]++;
+    found[k] = s;
+    k += +(key === wanted);
+  }
+  return k;
+}
+
 /** Runs a resolved query: one page of ad ids, the count, and the facets. */
 export async function searchAds(
   handle: DatabaseHandle,
@@ -532,7 +560,7 @@ export function rankIndex(
   const page = options.page ?? 1;
   const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now, options.featured);
   const best = new TopK(page * pageSize, index.id);
-  const keyOf = sortKey(index, q.sort, text?.scores ?? null);
+  const key = new SortKey(index, q.sort, text?.scores ?? null);
   const wantFacets = options.facets !== false;
   const cityCounts = new Uint32Array(catalogue.citySpan);
   const areaCounts = new Uint32Array(catalogue.areaSpan);
@@ -563,25 +591,23 @@ export function rankIndex(
     if (total === 0) {
       // Nothing to page through.
     } else if (walkCost < cost) {
-      walkInOrder(index, q.sort === 'relevance' ? 'newest' : q.sort, matches, keyOf, best);
+      walkInOrder(index, q.sort === 'relevance' ? 'newest' : q.sort, matches, key, best);
     } else {
-      for (const s of index.matching(filter, runs)) if (matches(s)) best.offer(s, keyOf(s));
+      for (const s of index.matching(filter, runs)) if (matches(s)) best.offer(s, key.of(s));
     }
   } else {
     // One pass over the fewest slots that hold every match (every city's, for the city facet).
     const runs = options.exhaustive ? null : index.runsFor(filter, wantFacets ? null : resolved);
+    // In stages, in place: cities counted, then those of the city kept; areas, the same; then the
+    // categories counted and the page picked from what is left.
     const found = index.matching(filter, runs);
-    for (let i = 0; i < found.length; i++) {
+    let n = countAndKeep(found, found.length, cityOf, cityCounts, cityId ?? -1);
+    // Areas only within a city (the facet lists the chosen city's).
+    if (cityId !== null) n = countAndKeep(found, n, areaOf, areaCounts, areaId ?? -1);
+    total = countAndKeep(found, n, categoryOf, categoryCounts, -1);
+    for (let i = 0; i < total; i++) {
       const s = found[i] as number;
-      const city = cityOf[s] as number;
-      cityCounts[city]++;
-      if (cityId !== null && city !== cityId) continue;
-      const area = areaOf[s] as number;
-      areaCounts[area]++;
-      if (areaId !== null && area !== areaId) continue;
-      total++;
-      categoryCounts[categoryOf[s] as number]++;
-      best.offer(s, keyOf(s));
+      best.offer(s, key.of(s));
     }
   }
   const slots = best.sorted().slice((page - 1) * pageSize);
