@@ -13,6 +13,7 @@ import * as m0010 from './0010_saved_searches.ts';
 import * as m0011 from './0011_sitemap.ts';
 import * as m0012 from './0012_search_prefixes.ts';
 import * as m0013 from './0013_ad_words.ts';
+import * as m0014 from './0014_search_long_prefixes.ts';
 import type { Migration } from './helpers.ts';
 
 export const migrations: Migration[] = [
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   m0011,
   m0012,
   m0013,
+  m0014,
 ];
