@@ -628,67 +628,54 @@ export class AdIndex {
     // In stages, each a short loop of its own over the slots still in: first the live ones (in
     // the map's viewport, when there is one) of the candidates, the runs or every slot; then each
     // other test the filter has, in place. Small loops the JIT sees one kind of array in are several
-    // times faster than one loop testing everything a filter might ask. Runs go by blocks of slots,
-    // every stage over one block before the next: what a stage reads is still in the cache.
+    // times faster than one loop testing everything a filter might ask.
     const need = Math.max(this.size, f.candidates?.length ?? 0);
     if (this.#found.length < need) this.#found = new Int32Array(Math.max(need, this.id.length));
     const found = this.#found;
-    const { alive, category, lat, lng } = this;
+    const { alive, category } = this;
     const cats = f.categories ?? new Uint8Array(0);
-    const scoped = f.categories !== null;
+    let scoped = f.categories !== null;
     const box = f.bbox === null ? null : Float64Array.from(f.bbox);
-    const pricey = f.priceMin !== null || f.priceMax !== null;
-    const lo = f.priceMin ?? Number.NEGATIVE_INFINITY;
-    const hi = f.priceMax ?? Number.POSITIVE_INFINITY;
-    // A test of an attribute no ad has a value of passes none.
-    const columns: AttributeColumn[] = [];
+    let n = 0;
+    if (f.candidates !== null) {
+      n = collectIds(found, f.candidates, this.slotOf);
+    } else if (box !== null) {
+      // The map: the viewport first (few of every slot are in it).
+      for (const r of runs ?? []) n = collectInBox(found, n, r, false, alive, this.lat, this.lng, box);
+      const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
+      n = collectInBox(found, n, all, true, alive, this.lat, this.lng, box);
+    } else {
+      for (const r of runs ?? []) n = collectLive(found, n, r, false, alive, category, cats, scoped && !r.inScope);
+      // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
+      const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
+      n = collectLive(found, n, all, true, alive, category, cats, scoped);
+      scoped = false;
+    }
+    if (scoped) n = keepByte(found, n, category, cats);
+    if (box !== null && f.candidates !== null) n = keepInBox(found, n, this.lat, this.lng, box);
+    if (f.since > 0) n = keepAtLeast(found, n, this.bumped, f.since);
+    if (f.featuredAfter > 0) n = keepAtLeast(found, n, this.featuredUntil, f.featuredAfter + 1);
+    if (f.photos) n = keepByte(found, n, this.photos, ONE);
+    if (f.priceMin !== null || f.priceMax !== null) {
+      const lo = f.priceMin ?? Number.NEGATIVE_INFINITY;
+      const hi = f.priceMax ?? Number.POSITIVE_INFINITY;
+      n = keepPriced(found, n, this.price, this.currency, lo, hi, f.currency);
+    }
+    // Attribute tests last: a multiselect passes when any of its values does; a test of an
+    // attribute no ad has a value of passes none.
     for (const t of f.attributes) {
       const col = this.attributes.get(t.id);
-      if (col === undefined) return found.subarray(0, 0);
-      columns.push(col);
+      n = col === undefined ? 0 : this.#keepPassing(found, n, col, t);
     }
-    /** The tests but liveness (and the box, or the scope, where collecting made them) on found[start, n); returns the new n. */
-    const refine = (start: number, n: number, inScope: boolean, inBox: boolean): number => {
-      let end = n;
-      if (scoped && !inScope) end = keepByte(found, start, end, category, cats);
-      if (box !== null && !inBox) end = keepInBox(found, start, end, lat, lng, box);
-      if (f.since > 0) end = keepAtLeast(found, start, end, this.bumped, f.since);
-      // (Whole milliseconds: after t is at least t + 1.)
-      if (f.featuredAfter > 0) end = keepAtLeast(found, start, end, this.featuredUntil, f.featuredAfter + 1);
-      if (f.photos) end = keepByte(found, start, end, this.photos, ONE);
-      if (pricey) end = keepPriced(found, start, end, this.price, this.currency, lo, hi, f.currency);
-      // Attribute tests last: a multiselect passes when any of its values does.
-      for (let i = 0; i < columns.length; i++) {
-        end = this.#keepPassing(found, start, end, columns[i] as AttributeColumn, f.attributes[i] as AttributeTest);
-      }
-      return end;
-    };
-    if (f.candidates !== null)
-      return found.subarray(0, refine(0, collectIds(found, f.candidates, this.slotOf), false, false));
-    let n = 0;
-    const visit = (run: SlotRun, down: boolean) => {
-      const inScope = !scoped || run.inScope === true;
-      for (let done = 0; done < run.to - run.from; done += BLOCK) {
-        const from = down ? Math.max(run.from, run.to - done - BLOCK) : run.from + done;
-        const block = { order: run.order, from, to: down ? run.to - done : Math.min(run.to, from + BLOCK) };
-        const start = n;
-        // The map: the viewport first (few of every slot are in it).
-        if (box !== null) n = refine(start, collectInBox(found, n, block, down, alive, lat, lng, box), inScope, true);
-        else n = refine(start, collectLive(found, n, block, down, alive, category, cats, !inScope), true, false);
-      }
-    };
-    for (const r of runs ?? []) visit(r, false);
-    // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
-    visit({ order: null, from: runs === null ? 0 : this.sealed, to: this.size }, true);
     return found.subarray(0, n);
   }
 
-  /** Keeps the slots of found[start, n) with a value of the column that passes the test; returns the new n. */
-  #keepPassing(found: Int32Array, start: number, n: number, col: AttributeColumn, t: AttributeTest): number {
+  /** Keeps the slots of found[0, n) with a value of the column that passes the test; returns how many. */
+  #keepPassing(found: Int32Array, n: number, col: AttributeColumn, t: AttributeTest): number {
     const { dense } = col;
-    let k = start;
+    let k = 0;
     if (dense === null) {
-      for (let i = start; i < n; i++) {
+      for (let i = 0; i < n; i++) {
         const s = found[i] as number;
         found[k] = s;
         k += +this.#passesTest(col, t, s);
@@ -701,7 +688,7 @@ export class AdIndex {
     const span = dense.length;
     const { set, lo, hi } = t;
     const options = set ?? new Uint8Array(0);
-    for (let i = start; i < n; i++) {
+    for (let i = 0; i < n; i++) {
       const s = found[i] as number;
       const at = s - from;
       let ok = 0;
@@ -719,9 +706,6 @@ export class AdIndex {
   }
 }
 
-/** Slots a run is taken by, every stage over one block before the next (what they read stays cached). */
-const BLOCK = 4096;
-
 /** Byte 1 at index 1: the test "this flag is set". */
 const ONE = Uint8Array.of(0, 1);
 
@@ -738,7 +722,7 @@ function collectIds(found: Int32Array, ids: number[], slotOf: Int32Array): numbe
   return n;
 }
 
-/** Appends the live slots of a run (in scope, when scoped) to found after its first n; `down`: from the end. Returns the new n. */
+/** Appends the live slots of a run (in scope, when scoped) to found[0, n); `down`: from the end. Returns the new n. */
 function collectLive(
   found: Int32Array,
   n: number,
@@ -771,7 +755,7 @@ function collectLive(
   return n;
 }
 
-/** Appends the live slots of a run inside box [south, west, north, east] to found after its first n; returns the new n. */
+/** Appends the live slots of a run inside box [south, west, north, east] to found[0, n); returns the new n. */
 function collectInBox(
   found: Int32Array,
   n: number,
@@ -796,16 +780,10 @@ function collectInBox(
   return n;
 }
 
-/** Keeps the slots of found[start, n) whose byte is marked in `wanted` (wanted[bytes[s]] === 1); returns the new n. */
-function keepByte(
-  found: Int32Array,
-  start: number,
-  n: number,
-  bytes: Uint8Array | Uint16Array,
-  wanted: Uint8Array,
-): number {
-  let k = start;
-  for (let i = start; i < n; i++) {
+/** Keeps the slots of found[0, n) whose byte is marked in `wanted` (wanted[bytes[s]] === 1); returns how many. */
+function keepByte(found: Int32Array, n: number, bytes: Uint8Array | Uint16Array, wanted: Uint8Array): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
     const s = found[i] as number;
     found[k] = s;
     k += wanted[bytes[s] as number] as number;
@@ -813,10 +791,10 @@ function keepByte(
   return k;
 }
 
-/** Keeps the slots of found[start, n) whose value is at least `min`; returns the new n. */
-function keepAtLeast(found: Int32Array, start: number, n: number, values: Float64Array, min: number): number {
-  let k = start;
-  for (let i = start; i < n; i++) {
+/** Keeps the slots of found[0, n) whose value is at least `min`; returns how many. */
+function keepAtLeast(found: Int32Array, n: number, values: Float64Array, min: number): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
     const s = found[i] as number;
     found[k] = s;
     k += +((values[s] as number) >= min);
@@ -824,10 +802,9 @@ function keepAtLeast(found: Int32Array, start: number, n: number, values: Float6
   return k;
 }
 
-/** Keeps the slots of found[start, n) priced from lo to hi in the currency; returns the new n. */
+/** Keeps the slots of found[0, n) priced from lo to hi in the currency; returns how many. */
 function keepPriced(
   found: Int32Array,
-  start: number,
   n: number,
   price: Float64Array,
   currency: Uint8Array,
@@ -835,8 +812,8 @@ function keepPriced(
   hi: number,
   wanted: number,
 ): number {
-  let k = start;
-  for (let i = start; i < n; i++) {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
     const s = found[i] as number;
     const p = price[s] as number;
     // Without branches: whether a price is in range is a coin toss the processor cannot predict.
@@ -846,18 +823,11 @@ function keepPriced(
   return k;
 }
 
-/** Keeps the slots of found[start, n) inside box [south, west, north, east]; returns the new n. */
-function keepInBox(
-  found: Int32Array,
-  start: number,
-  n: number,
-  lat: Float32Array,
-  lng: Float32Array,
-  box: Float64Array,
-): number {
+/** Keeps the slots of found[0, n) inside box [south, west, north, east]; returns how many. */
+function keepInBox(found: Int32Array, n: number, lat: Float32Array, lng: Float32Array, box: Float64Array): number {
   const [south, west, north, east] = box as unknown as [number, number, number, number];
-  let k = start;
-  for (let i = start; i < n; i++) {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
     const s = found[i] as number;
     const la = lat[s] as number;
     const ln = lng[s] as number;
