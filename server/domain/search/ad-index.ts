@@ -56,12 +56,16 @@ interface AttributeColumn {
 const HEAD_SPREAD = 4;
 const HEAD_SLACK = 4096;
 
-const newColumn = (): AttributeColumn => ({
+const noEntries = () => ({
   slots: new Int32Array(64),
   values: new Float64Array(64),
   next: new Int32Array(64),
   length: 0,
   sorted: 0,
+});
+
+const newColumn = (): AttributeColumn => ({
+  ...noEntries(),
   lo: 0,
   hi: -1,
   dense: null,
@@ -409,8 +413,9 @@ export class AdIndex {
     this.lng = take(this.lng);
     this.slotOf.fill(-1);
     for (let i = 0; i < n; i++) this.slotOf[this.id[i] as number] = i;
-    // Each attribute's values in slot order too: a scan then reads them in sequence (an entry is
-    // keyed by slot × 2^23 + its place: fewer than 8 million values per attribute).
+    // Each attribute's values in slot order too, then by slot over the span they cover where that
+    // is not too spread out (see AttributeColumn). An entry is sorted by slot × 2^23 + its place:
+    // fewer than 8 million values per attribute.
     for (const col of this.attributes.values()) {
       if (col.dense !== null) expandDense(col);
       const keys = new Float64Array(col.length);
@@ -443,16 +448,9 @@ export class AdIndex {
           for (let i = kept - 1; i >= 0; i--) head[(slots[i] as number) - lo] = i;
         }
       }
-      Object.assign(col, { slots, values, next, length: kept, sorted: kept, lo, hi, dense, head, tailHead: null });
       // A dense column holds the sealed values itself: their entries would only take memory.
-      if (dense !== null)
-        Object.assign(col, {
-          slots: new Int32Array(64),
-          values: new Float64Array(64),
-          next: new Int32Array(64),
-          length: 0,
-          sorted: 0,
-        });
+      const entries = dense === null ? { slots, values, next, length: kept, sorted: kept } : noEntries();
+      Object.assign(col, entries, { lo, hi, dense, head, tailHead: null });
     }
     this.size = n;
     this.live = n;
@@ -636,7 +634,12 @@ export class AdIndex {
     const cats = f.categories ?? new Uint8Array(0);
     let scoped = f.categories !== null;
     const box = f.bbox === null ? null : Float64Array.from(f.bbox);
+    const pricey = f.priceMin !== null || f.priceMax !== null;
+    const lo = f.priceMin ?? Number.NEGATIVE_INFINITY;
+    const hi = f.priceMax ?? Number.POSITIVE_INFINITY;
     let n = 0;
+    /** found[0, priced) passed the price test as they were collected. */
+    let priced = 0;
     if (f.candidates !== null) {
       n = collectIds(found, f.candidates, this.slotOf);
     } else if (box !== null) {
@@ -645,7 +648,13 @@ export class AdIndex {
       const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
       n = collectInBox(found, n, all, true, alive, this.lat, this.lng, box);
     } else {
-      for (const r of runs ?? []) n = collectLive(found, n, r, false, alive, category, cats, scoped && !r.inScope);
+      for (const r of runs ?? []) {
+        if (pricey && r.inScope && r.order === null && priced === n) {
+          // A category's own slots and a price filter (the commonest filter): both tests at once.
+          n = collectPriced(found, n, r.from, r.to, alive, this.price, this.currency, lo, hi, f.currency);
+          priced = n;
+        } else n = collectLive(found, n, r, false, alive, category, cats, scoped && !r.inScope);
+      }
       // The tail newest first, like the sealed slots (ads changed last are the likeliest on a page).
       const all = { order: null, from: runs === null ? 0 : this.sealed, to: this.size };
       n = collectLive(found, n, all, true, alive, category, cats, scoped);
@@ -654,13 +663,10 @@ export class AdIndex {
     if (scoped) n = keepByte(found, n, category, cats);
     if (box !== null && f.candidates !== null) n = keepInBox(found, n, this.lat, this.lng, box);
     if (f.since > 0) n = keepAtLeast(found, n, this.bumped, f.since);
+    // (Whole milliseconds: after t is at least t + 1.)
     if (f.featuredAfter > 0) n = keepAtLeast(found, n, this.featuredUntil, f.featuredAfter + 1);
     if (f.photos) n = keepByte(found, n, this.photos, ONE);
-    if (f.priceMin !== null || f.priceMax !== null) {
-      const lo = f.priceMin ?? Number.NEGATIVE_INFINITY;
-      const hi = f.priceMax ?? Number.POSITIVE_INFINITY;
-      n = keepPriced(found, n, this.price, this.currency, lo, hi, f.currency);
-    }
+    if (pricey) n = keepPriced(found, priced, n, this.price, this.currency, lo, hi, f.currency);
     // Attribute tests last: a multiselect passes when any of its values does; a test of an
     // attribute no ad has a value of passes none.
     for (const t of f.attributes) {
@@ -755,6 +761,28 @@ function collectLive(
   return n;
 }
 
+/** Appends the live slots from..to priced from lo to hi in the currency to found after its first n; returns the new n. */
+function collectPriced(
+  found: Int32Array,
+  n: number,
+  from: number,
+  to: number,
+  alive: Uint8Array,
+  price: Float64Array,
+  currency: Uint8Array,
+  lo: number,
+  hi: number,
+  wanted: number,
+): number {
+  let end = n;
+  for (let s = from; s < to; s++) {
+    const p = price[s] as number;
+    found[end] = s;
+    end += (alive[s] as number) & +(p >= lo) & +(p <= hi) & +(currency[s] === wanted);
+  }
+  return end;
+}
+
 /** Appends the live slots of a run inside box [south, west, north, east] to found[0, n); returns the new n. */
 function collectInBox(
   found: Int32Array,
@@ -802,9 +830,10 @@ function keepAtLeast(found: Int32Array, n: number, values: Float64Array, min: nu
   return k;
 }
 
-/** Keeps the slots of found[0, n) priced from lo to hi in the currency; returns how many. */
+/** Keeps the slots of found[start, n) priced from lo to hi in the currency (and those before start); returns how many. */
 function keepPriced(
   found: Int32Array,
+  start: number,
   n: number,
   price: Float64Array,
   currency: Uint8Array,
@@ -812,8 +841,8 @@ function keepPriced(
   hi: number,
   wanted: number,
 ): number {
-  let k = 0;
-  for (let i = 0; i < n; i++) {
+  let k = start;
+  for (let i = start; i < n; i++) {
     const s = found[i] as number;
     const p = price[s] as number;
     // Without branches: whether a price is in range is a coin toss the processor cannot predict.

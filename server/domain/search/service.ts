@@ -322,7 +322,7 @@ export function scanFilter(
  * for newest, the LYD price either way (ads without an amount last), the text score for relevance.
  * One class whatever the sort, so the loops that ask it a million times see one kind of call.
  */
-export class SortKey {
+class SortKey {
   readonly #kind: number;
   readonly #bumped: Float64Array;
   readonly #priceLyd: Float64Array;
@@ -598,8 +598,9 @@ export function rankIndex(
   } else {
     // One pass over the fewest slots that hold every match (every city's, for the city facet).
     const runs = options.exhaustive ? null : index.runsFor(filter, wantFacets ? null : resolved);
-    // In stages, in place: cities counted, then those of the city kept; areas, the same; then the
-    // categories counted and the page picked from what is left.
+    // In stages, in place (the answer of `matching` is its scratch buffer): cities counted, then
+    // those of the city kept; areas, the same; then the categories counted and the page picked from
+    // what is left.
     const found = index.matching(filter, runs);
     let n = countAndKeep(found, found.length, cityOf, cityCounts, cityId ?? -1);
     // Areas only within a city (the facet lists the chosen city's).
