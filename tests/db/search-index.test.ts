@@ -6,10 +6,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery, RESULTS_PAGE_SIZE } from '../../app/lib/search-query.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { AdIndex, type AttributeTest, type IndexRow, type ScanFilter } from '../../server/domain/search/ad-index.ts';
+import { AdIndex, type AttributeTest, type IndexRow } from '../../server/domain/search/ad-index.ts';
 import { type CatalogueSnapshot, loadCatalogueSnapshot } from '../../server/domain/search/catalogue.ts';
 import { rankIndex, resolveQuery, scanFilter } from '../../server/domain/search/service.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { NO_FILTER } from '../support/scan-filter.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 1);
@@ -22,19 +23,6 @@ function random(seed: number) {
     return x / 2 ** 32;
   };
 }
-
-const NO_FILTER: ScanFilter = {
-  categories: null,
-  priceMin: null,
-  priceMax: null,
-  currency: 0,
-  photos: false,
-  since: 0,
-  attributes: [],
-  candidates: null,
-  bbox: null,
-  featuredAfter: 0,
-};
 
 let catalogue: CatalogueSnapshot;
 let index: AdIndex;

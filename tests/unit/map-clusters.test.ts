@@ -2,7 +2,7 @@
 // once, the caps held at any zoom and density, markers for lone ads and close up, and a forgiving
 // reading of the viewport parameters.
 import { describe, expect, it } from 'vitest';
-import { AdIndex, type IndexRow, type ScanFilter } from '../../server/domain/search/ad-index.ts';
+import { AdIndex, type IndexRow } from '../../server/domain/search/ad-index.ts';
 import {
   type Bbox,
   clusterAds,
@@ -12,19 +12,8 @@ import {
   type MapViewport,
   parseViewport,
 } from '../../server/domain/search/map.ts';
+import { NO_FILTER } from '../support/scan-filter.ts';
 
-const NO_FILTER: ScanFilter = {
-  categories: null,
-  priceMin: null,
-  priceMax: null,
-  currency: 0,
-  photos: false,
-  since: 0,
-  attributes: [],
-  candidates: null,
-  bbox: null,
-  featuredAfter: 0,
-};
 const ANYWHERE = { cityId: null, areaId: null };
 
 function row(id: number, lat: number, lng: number, over: Partial<IndexRow> = {}): IndexRow {
