@@ -300,6 +300,11 @@ describe("search index: attribute filters against each ad's values, by brute for
         const among = new Set(candidates.filter((id) => live.has(id)));
         expect(idsOf(ix.matching({ ...filter, candidates }))).toEqual(expected(values, tests, among));
       }
+      // A category set shorter than the categories' ids (a category newer than the snapshot): not in.
+      const firstOnly = { ...NO_FILTER, categories: Uint8Array.of(0, 1), candidates: [...live] };
+      const inFirst = [...live].filter((id) => ix.category[ix.slot(id)] === 1).sort((a, b) => a - b);
+      expect(inFirst.length).toBeGreaterThan(0);
+      expect(idsOf(ix.matching(firstOnly))).toEqual(inFirst);
       // Ads changed after the tail's values were first looked up; then sealed again.
       for (let id = 1; id <= 3200; id += 16) put(id);
       for (const reseal of [false, true]) {

@@ -814,7 +814,8 @@ function keepByte(found: Int32Array, n: number, bytes: Uint8Array | Uint16Array,
   for (let i = 0; i < n; i++) {
     const s = found[i] as number;
     found[k] = s;
-    k += wanted[bytes[s] as number] as number;
+    // & 1: a key past the end of `wanted` (a category newer than the snapshot) reads undefined, not in.
+    k += (wanted[bytes[s] as number] as number) & 1;
   }
   return k;
 }
