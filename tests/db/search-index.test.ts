@@ -190,7 +190,7 @@ describe("search index: attribute filters against each ad's values, by brute for
   const MILEAGE = 5;
   const CATEGORIES = 12;
 
-  function build(headSlack: number) {
+  function build(spanSlack: number) {
     const r = random(7);
     const values = new Map<number, Map<number, number[]>>();
     const ix = new AdIndex();
@@ -227,7 +227,7 @@ describe("search index: attribute filters against each ad's values, by brute for
       values.set(id, mine);
     };
     for (let id = 1; id <= 3000; id++) put(id);
-    ix.seal(NOW, headSlack);
+    ix.seal(NOW, spanSlack);
     // Changed since the seal: new values in new slots, ads gone, new ads.
     for (let i = 0; i < 300; i++) put(1 + Math.floor(r() * 3000));
     for (let i = 0; i < 150; i++) {
@@ -274,15 +274,15 @@ describe("search index: attribute filters against each ad's values, by brute for
   }
 
   // 4096: the sealed columns keep an array over their span; -1e9: none does (sought by bisection).
-  for (const headSlack of [4096, -1e9]) {
-    it(`keeps exactly the ads whose values pass (arrays over spans: ${headSlack > 0})`, () => {
-      const { ix, values, put } = build(headSlack);
+  for (const spanSlack of [4096, -1e9]) {
+    it(`keeps exactly the ads whose values pass (arrays over spans: ${spanSlack > 0})`, () => {
+      const { ix, values, put } = build(spanSlack);
       const kinds = [SELECT, MULTI, YEAR, ENGINE, MILEAGE].map((a) => {
         const col = ix.attributes.get(a);
         return col?.dense ? col.dense.constructor.name : col?.head ? 'head' : 'none';
       });
       expect(kinds).toEqual(
-        headSlack > 0 ? ['Uint16Array', 'head', 'Uint16Array', 'Float64Array', 'Float32Array'] : Array(5).fill('none'),
+        spanSlack > 0 ? ['Uint16Array', 'head', 'Uint16Array', 'Float64Array', 'Float32Array'] : Array(5).fill('none'),
       );
       const live = new Set(values.keys());
       const idsOf = (slots: Int32Array) => [...slots].map((s) => ix.id[s] as number).sort((a, b) => a - b);
@@ -308,7 +308,7 @@ describe("search index: attribute filters against each ad's values, by brute for
       // Ads changed after the tail's values were first looked up; then sealed again.
       for (let id = 1; id <= 3200; id += 16) put(id);
       for (const reseal of [false, true]) {
-        if (reseal) ix.seal(NOW, headSlack);
+        if (reseal) ix.seal(NOW, spanSlack);
         for (const tests of testSets) {
           const filter = { ...NO_FILTER, attributes: tests };
           expect(idsOf(ix.matching(filter)), JSON.stringify(tests)).toEqual(

@@ -52,9 +52,12 @@ interface AttributeColumn {
   tailHead: Int32Array | null;
 }
 
-/** A sealed column keeps an array over its span (dense or head) when the span is at most this many times its entries, plus HEAD_SLACK. */
-const HEAD_SPREAD = 4;
-const HEAD_SLACK = 4096;
+/**
+ * A sealed column keeps an array over the slots it spans (dense or head) when the span is at most
+ * SPAN_SPREAD times its entries plus SPAN_SLACK; `seal` takes another slack (the tests: none).
+ */
+const SPAN_SPREAD = 4;
+const SPAN_SLACK = 4096;
 
 const noEntries = () => ({
   slots: new Int32Array(64),
@@ -347,7 +350,7 @@ export class AdIndex {
    * (a scan of a category reads its columns in sequence), and a scan meets each category's newest
    * ads first (most offers to a page of newest ads are refused at once).
    */
-  seal(now = Date.now(), headSlack = HEAD_SLACK) {
+  seal(now = Date.now(), spanSlack = SPAN_SLACK) {
     const { category, bumped, id, alive } = this;
     const live: number[] = [];
     for (let s = 0; s < this.size; s++) if (alive[s] === 1) live.push(s);
@@ -357,7 +360,7 @@ export class AdIndex {
         (bumped[b] as number) - (bumped[a] as number) ||
         (id[b] as number) - (id[a] as number),
     );
-    this.#renumber(Int32Array.from(live), headSlack);
+    this.#renumber(Int32Array.from(live), spanSlack);
     const n = this.size;
     this.sealed = n;
     // Slots are in category order now: each category's group is its run of slots.
@@ -389,7 +392,7 @@ export class AdIndex {
   }
 
   /** Moves slot `order[i]` to slot i for every i, dropping the others (dead ones). */
-  #renumber(order: Int32Array, headSlack: number) {
+  #renumber(order: Int32Array, spanSlack: number) {
     const n = order.length;
     const newSlot = new Int32Array(this.size).fill(-1);
     for (let i = 0; i < n; i++) newSlot[order[i] as number] = i;
@@ -441,7 +444,7 @@ export class AdIndex {
       const span = Math.max(0, hi - lo + 1);
       let head: Int32Array | null = null;
       let dense: AttributeColumn['dense'] = null;
-      if (span <= HEAD_SPREAD * kept + headSlack) {
+      if (span <= SPAN_SPREAD * kept + spanSlack) {
         if (next.subarray(0, kept).every((j) => j < 0)) dense = denseColumn(slots, values, kept, lo, span);
         else {
           head = new Int32Array(span).fill(-1);
