@@ -79,10 +79,14 @@ const newColumn = (): AttributeColumn => ({
 /** No value, in a column of whole numbers kept as Uint16Array. */
 const DENSE_NONE = 0xffff;
 
+/** What a dense column holds for "no value": DENSE_NONE in 16-bit columns, NaN in float ones (where 65 535 is a value). */
+const noneOf = (dense: NonNullable<AttributeColumn['dense']>) =>
+  dense instanceof Uint16Array ? DENSE_NONE : Number.NaN;
+
 /** Turns a dense column's sealed values back into entries, before the tail's (for sealing again). */
 function expandDense(col: AttributeColumn) {
   const { dense, lo } = col as AttributeColumn & { dense: NonNullable<AttributeColumn['dense']> };
-  const none = dense instanceof Uint16Array ? DENSE_NONE : Number.NaN;
+  const none = noneOf(dense);
   const slots: number[] = [];
   const values: number[] = [];
   for (let i = 0; i < dense.length; i++) {
@@ -563,15 +567,10 @@ export class AdIndex {
     return lo < col.sorted && slots[lo] === s ? lo : -1;
   }
 
-  /** Whether slot s has a value of the column that passes the test. */
+  /** Whether slot s has a value of the column that passes the test, from its entries (not for a dense column's sealed slots). */
   #passesTest(col: AttributeColumn, t: AttributeTest, s: number): boolean {
-    const { values, next, dense } = col;
+    const { values, next } = col;
     const { set, lo, hi } = t;
-    if (dense !== null && s < this.sealed) {
-      if (s < col.lo || s > col.hi) return false;
-      const v = dense[s - col.lo] as number;
-      return set !== null ? v < set.length && set[v] === 1 : v !== DENSE_NONE && v >= lo && v <= hi;
-    }
     for (let j = this.#firstEntry(col, s); j >= 0; j = next[j] as number) {
       const v = values[j] as number;
       if (set !== null ? set[v] === 1 : v >= lo && v <= hi) return true;
@@ -697,6 +696,7 @@ export class AdIndex {
     const span = dense.length;
     const { set, lo, hi } = t;
     const options = set ?? new Uint8Array(0);
+    const none = noneOf(dense);
     for (let i = 0; i < n; i++) {
       const s = found[i] as number;
       const at = s - from;
@@ -705,8 +705,7 @@ export class AdIndex {
       else if (at >= 0 && at < span) {
         const v = dense[at] as number;
         // An option the catalogue has dropped since the index read it is not wanted.
-        ok =
-          set !== null ? (v < options.length ? (options[v] as number) : 0) : +(v !== DENSE_NONE && v >= lo && v <= hi);
+        ok = set !== null ? (v < options.length ? (options[v] as number) : 0) : +(v !== none && v >= lo && v <= hi);
       }
       found[k] = s;
       k += ok;
