@@ -38,11 +38,7 @@ const seedCommand = (ads: number) => ['server/db/cli.ts', 'seed', '--ads', Strin
 function seed(ads: number, env: Record<string, string>): number {
   console.log(`Seeding ${ads} ads (npm run db:seed -- --ads ${ads} --no-photos)…`);
   const started = performance.now();
-  const r = spawnSync(process.execPath, ads > 0 ? seedCommand(ads) : ['server/db/cli.ts', 'seed', '--no-ads'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-  });
-  if (r.status !== 0) throw new Error('seeding failed');
+  cli(ads > 0 ? seedCommand(ads) : ['server/db/cli.ts', 'seed', '--no-ads'], env, 'seeding');
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   console.log(`Seeded in ${seconds} s.`);
   return seconds;
@@ -53,11 +49,16 @@ function seed(ads: number, env: Record<string, string>): number {
  * rebuild an index: better once here than at every run's server start).
  */
 function migrate(env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['server/db/cli.ts', 'migrate'], {
+  cli(['server/db/cli.ts', 'migrate'], env, 'migrating the seeded database');
+}
+
+/** Runs the database command line (server/db/cli.ts) against `env`; throws when it fails. */
+function cli(args: string[], env: Record<string, string>, what: string) {
+  const r = spawnSync(process.execPath, args, {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
   });
-  if (r.status !== 0) throw new Error('migrating the seeded database failed');
+  if (r.status !== 0) throw new Error(`${what} failed`);
 }
 
 /** Copies a SQLite database (and its write-ahead log, if any) into `dir`, checking the disk first. */

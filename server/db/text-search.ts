@@ -4,6 +4,7 @@
 // description words (SQLite bm25 10:1, PostgreSQL weights A:B = 1:0.4).
 import { sql } from 'kysely';
 import { searchTerms } from '../domain/search/normalize.ts';
+import { idsOf } from './bulk-read.ts';
 import type { DB, DialectName } from './index.ts';
 
 export interface TextMatch {
@@ -104,12 +105,6 @@ const PREFIX_WORDS = 12;
  */
 const WALK_FROM = 5;
 
-/**
- * The comma-separated ids an aggregate returned (one row instead of thousands). Whole numbers and
- * commas only, so the list is read as JSON: several times faster than splitting it into strings.
- */
-const numbers = (list: string | null | undefined): number[] => (list ? (JSON.parse(`[${list}]`) as number[]) : []);
-
 /** Distinct ids, highest first, at most `limit`. */
 function newestDistinct(ids: number[], limit: number): number[] {
   const sorted = Int32Array.from(ids).sort();
@@ -154,7 +149,7 @@ async function wordListCandidates(db: DB, terms: string[], limit: number): Promi
       ) as ids
       from unnest(cast(${prefixed} as text[])) as w(word)`.execute(db);
     return newestDistinct(
-      lists.rows.flatMap((r) => numbers(r.ids)),
+      lists.rows.flatMap((r) => idsOf(r.ids)),
       limit,
     );
   }
@@ -177,7 +172,7 @@ async function wordListCandidates(db: DB, terms: string[], limit: number): Promi
       where a.word = ${first} ${prefix}
       order by a.ad_id desc limit ${limit}
     ) as m`.execute(db);
-  return newestDistinct(numbers(r.rows[0]?.ids), limit);
+  return newestDistinct(idsOf(r.rows[0]?.ids), limit);
 }
 
 /**
@@ -204,7 +199,7 @@ async function documentCandidates(db: DB, terms: string[], limit: number): Promi
         select string_agg(ad_id::text, ',') as ids from (
           select ad_id from m order by ad_id desc limit ${limit}
         ) as newest`.execute(db);
-  return newestDistinct(numbers(r.rows[0]?.ids), limit);
+  return newestDistinct(idsOf(r.rows[0]?.ids), limit);
 }
 
 /**
@@ -229,7 +224,7 @@ export async function textCandidates(
       select group_concat(rowid) as ids from (
         select rowid from ad_search_fts where ad_search_fts match ${fts5Query(terms)} order by rowid desc limit ${cap + 1}
       )`.execute(db);
-    ids = numbers(r.rows[0]?.ids);
+    ids = idsOf(r.rows[0]?.ids);
   }
   const exact = ids.length <= cap;
   if (!exact) ids = ids.slice(0, cap);
