@@ -89,8 +89,6 @@ export interface TextCandidates {
   /** Matching ad ids, newest (highest id) first: all of them, or the newest `cap` when `exact` is false. */
   ids: number[];
   exact: boolean;
-  /** Relevance by ad id (higher is better), when asked for and the matches are all there. */
-  scores: Map<number, number> | null;
 }
 
 /**
@@ -205,17 +203,16 @@ async function documentCandidates(db: DB, terms: string[], limit: number): Promi
 /**
  * The ads whose text has every word of `query`, as search candidates: the newest `cap` + 1 ids are
  * read in one aggregated row (ids cross into JavaScript as one string: a row per id would cost
- * more than the search). With `relevance`, and when the matches are all there, their scores too.
+ * more than the search).
  */
 export async function textCandidates(
   db: DB,
   dialect: DialectName,
   query: string,
   cap: number,
-  relevance: boolean,
 ): Promise<TextCandidates> {
   const terms = searchTerms(query);
-  if (terms.length === 0) return { ids: [], exact: true, scores: null };
+  if (terms.length === 0) return { ids: [], exact: true };
   let ids: number[];
   if (dialect === 'postgres') {
     ids = (await wordListCandidates(db, terms, cap + 1)) ?? (await documentCandidates(db, terms, cap + 1));
@@ -227,10 +224,22 @@ export async function textCandidates(
     ids = idsOf(r.rows[0]?.ids);
   }
   const exact = ids.length <= cap;
-  if (!exact) ids = ids.slice(0, cap);
-  let scores: Map<number, number> | null = null;
-  if (relevance && exact && ids.length > 0) {
-    scores = new Map((await matchAdText(db, dialect, query, cap, cap)).map((m) => [m.id, m.score]));
-  }
-  return { ids, exact, scores };
+  return { ids: exact ? ids : ids.slice(0, cap), exact };
+}
+
+/** Relevance by ad id (higher is better) of at most `cap` matches of `query` (all of them, for a full ranking). */
+export async function textScores(
+  db: DB,
+  dialect: DialectName,
+  query: string,
+  cap: number,
+): Promise<Map<number, number>> {
+  return new Map((await matchAdText(db, dialect, query, cap, cap)).map((m) => [m.id, m.score]));
+}
+
+/** The indexed text of these ads (`ad_search`: title and description, normalised), as one string each. */
+export async function adTexts(db: DB, ids: number[]): Promise<{ id: number; text: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('ad_search').select(['ad_id', 'title', 'body']).where('ad_id', 'in', ids).execute();
+  return rows.map((r) => ({ id: r.ad_id, text: `${r.title} ${r.body}` }));
 }

@@ -175,9 +175,9 @@ describe.each(dialects)('search service on %s', (dialect) => {
   });
 
   it('caps a very common word at the newest matches and says the count is a lower bound', async () => {
-    const all = await textCandidates(t.db, dialect, 'وصف', 100, false);
+    const all = await textCandidates(t.db, dialect, 'وصف', 100);
     expect(all.exact).toBe(true);
-    const capped = await textCandidates(t.db, dialect, 'وصف', 2, false);
+    const capped = await textCandidates(t.db, dialect, 'وصف', 2);
     expect(capped).toMatchObject({ exact: false, ids: all.ids.slice(0, 2) });
     expect(all.ids).toEqual([...all.ids].sort((a, b) => b - a));
   });

@@ -222,7 +222,7 @@ describe.runIf(dialects.includes('postgres'))('the word list on postgres', () =>
     for (const id of ids.slice(0, 10)) await indexAdText(t.db, id, `zulu ${id} شاحنه`, 'وصف جديد تماما');
     await t.db.deleteFrom('ads').where('id', 'in', ids.slice(10, 20)).execute();
     expect(await drift()).toBe(0);
-    expect((await textCandidates(t.db, 'postgres', 'zulu شاحن', 100, false)).ids).toEqual(ids.slice(0, 10).reverse());
+    expect((await textCandidates(t.db, 'postgres', 'zulu شاحن', 100)).ids).toEqual(ids.slice(0, 10).reverse());
   });
 
   it('finds the newest matches the documents find, for words, prefixes and several words, capped or not', async () => {
@@ -251,7 +251,7 @@ describe.runIf(dialects.includes('postgres'))('the word list on postgres', () =>
     for (const q of queries) {
       for (const cap of [5, 40, 5000]) {
         const expected = await reference(q, cap + 1);
-        const found = await textCandidates(t.db, 'postgres', q, cap, false);
+        const found = await textCandidates(t.db, 'postgres', q, cap);
         expect(found.ids, `${q} (cap ${cap})`).toEqual(expected.slice(0, cap));
         expect(found.exact, `${q} (cap ${cap})`).toBe(expected.length <= cap);
       }

@@ -11,9 +11,8 @@
 // or a point spread over the ad's area or city, never the owner's pin.
 
 import type { DatabaseHandle } from '../../db/index.ts';
-import { textCandidates } from '../../db/text-search.ts';
 import { type AdIndex, isPlain, type ScanFilter } from './ad-index.ts';
-import { type ResolvedQuery, scanFilter, searchEngine, TEXT_MATCH_CAP } from './service.ts';
+import { type ResolvedQuery, scanFilter, searchEngine } from './service.ts';
 
 /** [south, west, north, east] in degrees. */
 export type Bbox = [number, number, number, number];
@@ -550,7 +549,7 @@ export async function searchMap(
   const q = resolved.query.q;
   const [index, text, catalogue] = await Promise.all([
     engine.index(),
-    q ? textCandidates(handle.db, handle.dialect, q, TEXT_MATCH_CAP, false) : null,
+    q ? engine.text(q, false) : null,
     engine.catalogue(),
   ]);
   const filter = scanFilter(catalogue, resolved, text ? text.ids : null, now);

@@ -32,3 +32,15 @@ export function searchTerms(text: string): string[] {
   const normalized = normalizeText(text);
   return normalized ? normalized.split(' ') : [];
 }
+
+/**
+ * Whether normalised text has every one of `terms` as a word, the last one as the start of a word:
+ * the rule of the text index (FTS5 on SQLite, the tsquery on PostgreSQL), for a few ads in hand.
+ */
+export function textHasTerms(terms: string[], text: string): boolean {
+  const words = text.split(' ');
+  const last = terms[terms.length - 1];
+  if (last === undefined) return false;
+  for (let i = 0; i < terms.length - 1; i++) if (!words.includes(terms[i] as string)) return false;
+  return words.some((w) => w.startsWith(last));
+}

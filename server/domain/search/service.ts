@@ -10,7 +10,7 @@ import {
   type SearchSort,
 } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../db/index.ts';
-import { textCandidates } from '../../db/text-search.ts';
+import { adTexts, type TextCandidates, textCandidates, textScores } from '../../db/text-search.ts';
 import {
   type AdIndex,
   type AttributeTest,
@@ -28,6 +28,8 @@ import {
   scanCost,
 } from './ad-index.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type SnapAttribute } from './catalogue.ts';
+import { searchTerms } from './normalize.ts';
+import { TextCache } from './text-cache.ts';
 
 /** Text matches beyond which a query is "common": the newest this many are searched, and the count says "more than". */
 export const TEXT_MATCH_CAP = 10_000;
@@ -154,9 +156,32 @@ class SearchEngine {
   #ready = false;
 
   readonly handle: DatabaseHandle;
+  /** The text candidates of recent queries, re-checked against each catch-up's ads. */
+  readonly textCache: TextCache;
 
   constructor(handle: DatabaseHandle) {
     this.handle = handle;
+    const { db, dialect } = handle;
+    this.textCache = new TextCache(
+      {
+        candidates: (words, cap) => textCandidates(db, dialect, words.join(' '), cap),
+        texts: (ids) => adTexts(db, ids),
+      },
+      TEXT_MATCH_CAP,
+    );
+  }
+
+  /**
+   * The ads whose text matches `q` (the newest TEXT_MATCH_CAP of a very common word), as fresh as
+   * the index; with `relevance`, and when the matches are all there, their scores too.
+   */
+  async text(q: string, relevance: boolean): Promise<TextCandidates & { scores: Map<number, number> | null }> {
+    const words = searchTerms(q);
+    if (words.length === 0) return { ids: [], exact: true, scores: null };
+    const { ids, exact } = await this.textCache.candidates(words, () => this.index());
+    const { db, dialect } = this.handle;
+    const scores = relevance && exact && ids.length > 0 ? await textScores(db, dialect, q, TEXT_MATCH_CAP) : null;
+    return { ids, exact, scores };
   }
 
   catalogue(): Promise<CatalogueSnapshot> {
@@ -228,6 +253,7 @@ class SearchEngine {
       const since = new Date(this.#seen - REREAD_WINDOW_MS);
       const ids = await changedSince(db, this.handle.dialect, since);
       await refreshAds(db, index, this.#index?.catalogue ?? (await this.catalogue()), ids);
+      this.textCache.changed(ids);
       this.#seen = newest;
     }
     const stale = Date.now() - (this.#index?.built ?? 0) > REBUILD_EVERY_MS;
@@ -262,11 +288,6 @@ export function searchEngine(handle: DatabaseHandle): SearchEngine {
     engines.set(handle, engine);
   }
   return engine;
-}
-
-/** Text matches as scan candidates: ids (newest first), whether that is all of them, and relevance. */
-async function textFilter(handle: DatabaseHandle, q: string, sort: SearchSort) {
-  return textCandidates(handle.db, handle.dialect, q, TEXT_MATCH_CAP, sort === 'relevance');
 }
 
 export interface SearchOptions {
@@ -536,7 +557,7 @@ export async function searchAds(
 ): Promise<SearchResult> {
   const engine = searchEngine(handle);
   const q = resolved.query;
-  const [index, text] = await Promise.all([engine.index(), q.q ? textFilter(handle, q.q, q.sort) : null]);
+  const [index, text] = await Promise.all([engine.index(), q.q ? engine.text(q.q, q.sort === 'relevance') : null]);
   const catalogue = await engine.catalogue();
   return { ...rankIndex(index, catalogue, resolved, text, options), exact: text ? text.exact : true };
 }
