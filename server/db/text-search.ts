@@ -87,7 +87,7 @@ export async function matchAdText(
 
 export interface TextCandidates {
   /** Matching ad ids, newest (highest id) first: all of them, or the newest `cap` when `exact` is false. */
-  ids: number[];
+  ids: readonly number[];
   exact: boolean;
 }
 

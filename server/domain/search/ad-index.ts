@@ -151,7 +151,7 @@ export interface ScanFilter {
   /** Every one must hold: the value is one of `set` (option indexes), or within [lo, hi]. */
   attributes: AttributeTest[];
   /** Ad ids to consider (a text match); null for every ad. */
-  candidates: number[] | null;
+  candidates: readonly number[] | null;
   /** [south, west, north, east] of the map's viewport, or null. */
   bbox: [number, number, number, number] | null;
   /** Only ads featured after this time (ms since the epoch); 0 for every ad. */
@@ -718,7 +718,7 @@ export class AdIndex {
 const ONE = Uint8Array.of(0, 1);
 
 /** The live slots of these ids, in their order, into found; returns how many. */
-function collectIds(found: Int32Array, ids: number[], slotOf: Int32Array): number {
+function collectIds(found: Int32Array, ids: readonly number[], slotOf: Int32Array): number {
   // An ad's slot is live: `remove` forgets the slots of ads that leave, `put` moves them.
   let n = 0;
   for (let i = 0; i < ids.length; i++) {

@@ -311,7 +311,7 @@ function scopeOf(catalogue: CatalogueSnapshot, r: Pick<ResolvedQuery, 'categoryI
 export function scanFilter(
   catalogue: CatalogueSnapshot,
   r: ResolvedQuery,
-  candidates: number[] | null,
+  candidates: readonly number[] | null,
   now = Date.now(),
   featuredOnly = false,
 ): ScanFilter {
@@ -573,7 +573,7 @@ export function rankIndex(
   index: AdIndex,
   catalogue: CatalogueSnapshot,
   resolved: ResolvedQuery,
-  text: { ids: number[]; scores: Map<number, number> | null } | null,
+  text: { ids: readonly number[]; scores: Map<number, number> | null } | null,
   options: SearchOptions & { exhaustive?: boolean } = {},
 ): Omit<SearchResult, 'exact'> {
   const q = resolved.query;

@@ -6,18 +6,13 @@
 // entry asked for again first re-checks those ads' text, read by id, against its words — the
 // index's own rule (`textHasTerms`). What the log no longer reaches, or would take too long to
 // re-check, is read from the database again. Relevance scores are not kept: only ids.
+import type { TextCandidates } from '../../db/text-search.ts';
 import { textHasTerms } from './normalize.ts';
-
-export interface TextIds {
-  /** Matching ad ids, highest first: every match, or the newest `cap` when `exact` is false. */
-  ids: number[];
-  exact: boolean;
-}
 
 /** Where the cache reads what it does not hold. */
 export interface TextSource {
   /** The candidates of `words` (normalised, the last one a prefix), at most `cap`. */
-  candidates(words: string[], cap: number): Promise<TextIds>;
+  candidates(words: string[], cap: number): Promise<TextCandidates>;
   /** The indexed text of these ads (title and description, normalised); ads without any are left out. */
   texts(ids: number[]): Promise<{ id: number; text: string }[]>;
 }
@@ -35,7 +30,7 @@ export interface TextCacheLimits {
 
 export const TEXT_CACHE_LIMITS: TextCacheLimits = { entries: 128, from: 500, log: 8192, recheck: 1000 };
 
-interface Entry extends TextIds {
+interface Entry extends TextCandidates {
   /** The catch-ups the entry has seen: changes logged after this one are not in it yet. */
   seq: number;
 }
@@ -85,8 +80,9 @@ export class TextCache {
   /**
    * The candidates of `words`. `caughtUp` brings the log up to every write committed before it is
    * called (the engine's catch-up); it runs first, so the answer is as fresh as the ad index's.
+   * The ids are the entry's own array, shared with later answers: read only.
    */
-  async candidates(words: string[], caughtUp: () => Promise<unknown>): Promise<TextIds> {
+  async candidates(words: string[], caughtUp: () => Promise<unknown>): Promise<TextCandidates> {
     const key = words.join(' ');
     const held = this.#entries.get(key);
     if (!held) {
@@ -142,7 +138,7 @@ export class TextCache {
 }
 
 /** Two lists of distinct ids, each highest first, as one. */
-function mergeDescending(a: number[], b: number[]): number[] {
+function mergeDescending(a: readonly number[], b: number[]): readonly number[] {
   if (b.length === 0) return a;
   const out: number[] = [];
   let i = 0;
