@@ -52,7 +52,7 @@ export class TextCache {
     this.#limits = limits;
   }
 
-  /** How many queries are held (tests, the bench). */
+  /** How many queries are held. */
   get size(): number {
     return this.#entries.size;
   }
@@ -72,7 +72,7 @@ export class TextCache {
     }
   }
 
-  /** Forgets every entry (the text index was rebuilt, or in tests). */
+  /** Forgets every entry (the bench, to time queries read afresh). */
   clear() {
     this.#entries.clear();
   }
