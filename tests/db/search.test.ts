@@ -183,6 +183,51 @@ describe.each(dialects)('search service on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('search catch-up on %s', (dialect) => {
+  it('sees a write in the newest seen millisecond, one committed late, and two to one ad in one millisecond', async () => {
+    const t = await createTestDatabase(dialect);
+    try {
+      await seedCatalogue(t.db);
+      const at = (id: number, when: number, status?: string) =>
+        t.db
+          .updateTable('ads')
+          .set({ updated_at: new Date(when), ...(status ? { status } : {}) } as never)
+          .where('id', '=', id)
+          .execute();
+      const found = async () => (await search(t, q('city=sabha'))).ids.sort();
+      // An index built when the newest write is older than the window: only a newer write is news.
+      const old = await placeSearchAd(t, { title: 'قديم', category: 'cars', city: 'sabha' });
+      await at(old, Date.now() - 20_000);
+      expect(await found()).toEqual([old]);
+      // The newest write, three seconds ago (older than the writes applied at every catch-up).
+      const newest = Date.now() - 3000;
+      const first = await placeSearchAd(t, { title: 'أول', category: 'cars', city: 'sabha' });
+      await at(first, newest);
+      expect(await found()).toEqual([old, first].sort());
+      // Another ad dated in the same millisecond: the newest time has not moved.
+      const twin = await placeSearchAd(t, { title: 'توأم', category: 'cars', city: 'sabha' });
+      await at(twin, newest);
+      expect(await found()).toContain(twin);
+      // One dated before it: its transaction began earlier and committed after the search.
+      const slow = await placeSearchAd(t, { title: 'بطيء', category: 'cars', city: 'sabha' });
+      await at(slow, newest - 5000);
+      expect(await found()).toContain(slow);
+      // And one withdrawn the same way.
+      await at(twin, newest - 4000, 'sold');
+      expect(await found()).not.toContain(twin);
+      expect(await found()).toEqual([old, first, slow].sort());
+      // Two writes to one ad in the same millisecond (as just now: applied again while recent).
+      const now = Date.now() + 500;
+      await at(first, now);
+      expect(await found()).toContain(first);
+      await at(first, now, 'sold');
+      expect(await found()).toEqual([old, slow].sort());
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
 describe.each(dialects)('search readiness on %s', (dialect) => {
   it('is ready once the index is built, and tries a failed build again', async () => {
     const t = await createTestDatabase(dialect);

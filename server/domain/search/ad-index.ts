@@ -1150,14 +1150,14 @@ export async function refreshAds(db: DB, index: AdIndex, catalogue: CatalogueSna
   }
 }
 
-/** Ids of the ads changed at or after `since`. */
-export async function changedSince(db: DB, dialect: DialectName, since: Date): Promise<number[]> {
+/** The ads changed at or after `since`, each with its `updated_at` in ms. */
+export async function changesSince(db: DB, dialect: DialectName, since: Date): Promise<{ id: number; at: number }[]> {
   const rows = await db
     .selectFrom('ads')
-    .select('id')
+    .select(['id', 'updated_at'])
     .where('updated_at', '>=', timestampValue(dialect, since) as never)
     .execute();
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, at: ms(r.updated_at) }));
 }
 
 export async function newestChange(db: DB): Promise<number> {

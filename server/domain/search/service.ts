@@ -15,7 +15,7 @@ import {
   type AdIndex,
   type AttributeTest,
   buildAdIndex,
-  changedSince,
+  changesSince,
   INDIRECT_COST,
   isFilterable,
   isPlain,
@@ -34,6 +34,8 @@ import { TextCache } from './text-cache.ts';
 /** Text matches beyond which a query is "common": the newest this many are searched, and the count says "more than". */
 export const TEXT_MATCH_CAP = 10_000;
 const DAY = 86_400_000;
+/** Ads written this recently are read again at every catch-up (see #catchUp). */
+const RECENT_MS = 1000;
 
 /** A query checked against the catalogue: what is left of it, and the ids it names. */
 export interface ResolvedQuery {
@@ -150,6 +152,11 @@ class SearchEngine {
   #catalogue: { at: number; value: Promise<CatalogueSnapshot> } | null = null;
   #index: { built: number; value: Promise<AdIndex>; catalogue: CatalogueSnapshot | null } | null = null;
   #seen = 0;
+  /**
+   * The ads changed within REREAD_WINDOW_MS of `#seen`, with the `updated_at` (ms) the index has of
+   * each: what a catch-up compares the window with. Replaced when a rebuilt index is swapped in.
+   */
+  #applied = new Map<number, number>();
   #checking: Promise<void> | null = null;
   #rebuilding = false;
   /** An index has been built once (rebuilds are swapped in whole: one is always there after). */
@@ -248,16 +255,41 @@ class SearchEngine {
 
   async #catchUp(index: AdIndex) {
     const { db } = this.handle;
-    const newest = await newestChange(db);
-    if (newest > this.#seen) {
-      const since = new Date(this.#seen - REREAD_WINDOW_MS);
-      const ids = await changedSince(db, this.handle.dialect, since);
-      await refreshAds(db, index, this.#index?.catalogue ?? (await this.catalogue()), ids);
-      this.textCache.changed(ids);
-      this.#seen = newest;
-    }
+    const applied = this.#applied;
+    // Once the newest write is older than the window, a late commit or a write in its millisecond
+    // would be a transaction longer than the window: only a newer write is news, and the newest
+    // time says whether there is one.
+    const quiet = Date.now() - this.#seen >= REREAD_WINDOW_MS;
+    if (!quiet || (await newestChange(db)) > this.#seen) await this.#compareWindow(index, applied);
     const stale = Date.now() - (this.#index?.built ?? 0) > REBUILD_EVERY_MS;
     if (!this.#rebuilding && (stale || index.dead > Math.max(1000, index.live / 4))) this.#rebuild();
+  }
+
+  async #compareWindow(index: AdIndex, applied: Map<number, number>) {
+    const { db } = this.handle;
+    // Every ad changed in the window, against what the index has: a write newer than any seen, one
+    // in the same millisecond as the newest seen, and one committed late (dated before writes
+    // already seen, within the window) each show as an ad whose time is not the one applied. A
+    // second write to one ad in the same millisecond as its first has the same time: ads written
+    // in the last RECENT_MS are applied again at every catch-up.
+    const recent = await changesSince(db, this.handle.dialect, new Date(this.#seen - REREAD_WINDOW_MS));
+    const ids: number[] = [];
+    let newest = this.#seen;
+    const fresh = Date.now() - RECENT_MS;
+    for (const { id, at } of recent) {
+      if (applied.get(id) !== at || at >= fresh) ids.push(id);
+      if (at > newest) newest = at;
+    }
+    if (ids.length > 0) {
+      await refreshAds(db, index, this.#index?.catalogue ?? (await this.catalogue()), ids);
+      this.textCache.changed(ids);
+      for (const { id, at } of recent) applied.set(id, at);
+    }
+    // A rebuilt index swapped in meanwhile starts again from its own point (see #rebuild).
+    if (applied === this.#applied) {
+      this.#seen = newest;
+      for (const [id, at] of applied) if (at < newest - REREAD_WINDOW_MS) applied.delete(id);
+    }
   }
 
   /** A fresh index built beside the current one, swapped in when complete. */
@@ -272,6 +304,8 @@ class SearchEngine {
         const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
         this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
         this.#seen = Math.min(this.#seen, seen);
+        // The window is applied to the new index whole at the next catch-up.
+        this.#applied = new Map();
       } finally {
         this.#rebuilding = false;
       }
