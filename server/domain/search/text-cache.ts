@@ -121,20 +121,38 @@ export class TextCache {
     const texts = await this.#source.texts([...changed]);
     const matching = new Set<number>();
     for (const { id, text } of texts) if (textHasTerms(words, text)) matching.add(id);
+    // Held ads that no longer match, and matches not held (the list is sorted: a bisection each).
+    const lost = new Set<number>();
+    const added: number[] = [];
+    for (const id of changed) {
+      const held = holds(entry.ids, id);
+      const matches = matching.has(id);
+      if (held && !matches) lost.add(id);
+      else if (!held && matches) added.push(id);
+    }
     // A list cut at the cap that loses a match is read again: the matches after its last are unknown.
     // So a cut list holds `cap` ids, and the newest `cap` of it and what now matches are the answer.
-    const kept: number[] = [];
-    for (const id of entry.ids) {
-      if (!changed.has(id)) kept.push(id);
-      else if (matching.delete(id)) kept.push(id);
-      else if (!entry.exact) return null;
-    }
-    // What is left of `matching` matches now and was not held.
-    const added = [...matching].sort((a, b) => b - a);
+    if (lost.size > 0 && !entry.exact) return null;
+    // Most catch-ups touch nothing the list holds (a price, a status, other ads): the same list.
+    if (lost.size === 0 && added.length === 0) return { ...entry, seq };
+    const kept = lost.size === 0 ? entry.ids : entry.ids.filter((id) => !lost.has(id));
+    added.sort((a, b) => b - a);
     const ids = mergeDescending(kept, added);
     const exact = entry.exact && ids.length <= this.#cap;
     return { ids: ids.length > this.#cap ? ids.slice(0, this.#cap) : ids, exact, seq };
   }
+}
+
+/** Whether `ids` (distinct, highest first) holds `id`. */
+function holds(ids: readonly number[], id: number): boolean {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ids[mid] as number) > id) lo = mid + 1;
+    else hi = mid;
+  }
+  return ids[lo] === id;
 }
 
 /** Two lists of distinct ids, each highest first, as one. */
