@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -24,7 +25,7 @@ export default function handleRequest(
   const reason = responseStatusCode === thrown?.status ? statusText : undefined;
   // Crawlers get the status with a minimal body, not the rendered error page (seed §1, §8).
   if (bot && responseStatusCode >= 400 && routerContext.staticHandlerContext.errors) {
-    const text = responseStatusCode === 404 ? 'Page Not Found' : 'Internal Server Error';
+    const text = responseStatusCode === 404 ? 'Page Not Found' : (STATUS_CODES[responseStatusCode] ?? 'Error');
     return new Response(`${responseStatusCode} ${text}\n`, {
       status: responseStatusCode,
       statusText: reason,

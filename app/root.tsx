@@ -14,10 +14,13 @@ import { VersionWatcher } from '~/components/version-watcher.tsx';
 import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
 import { colorModeManager, colorModeScript, forcedColorMode } from '~/lib/color-mode.ts';
 import { useNonce } from '~/lib/nonce.tsx';
-import { services, tFor } from '~/lib/route.server.ts';
+import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
+
+/** Before any loader or action of any page. */
+export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableBody];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -30,6 +30,14 @@ export interface RequestInfo {
   userAgent: string;
   nonce: string;
   logger: Logger;
+  /** The body was larger than its route's limit (server/http/pages.ts): none of it was read. */
+  bodyTooLarge: boolean;
+  /**
+   * The status a page's body is refused with before any loader or action runs (the root route's
+   * middleware answers it): 413 too large (unless the route answers that itself), 415 not a form,
+   * 400 a multipart form that does not parse. Null when the body may be read.
+   */
+  bodyRefusal: 400 | 413 | 415 | null;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createRequestHandler } from '@react-router/express';
 import { toNodeHandler } from 'better-auth/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -25,8 +24,10 @@ import { anonymousVisitor, countView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
+import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
 import { localeRouting } from './http/locale.ts';
 import { createPageCache } from './http/page-cache.ts';
+import { createPageHandler } from './http/pages.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { sitemapRouter, siteOrigin } from './http/sitemap.ts';
 import { uploadsRouter } from './http/uploads.ts';
@@ -117,6 +118,18 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     next();
   });
 
+  // A path whose escapes do not decode names nothing here: refused before any router reads it.
+  app.use((req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+      next();
+    } catch {
+      const t = i18nFor(localeOfPath(req.path)).t;
+      if (req.path.startsWith('/api/')) return void res.status(400).json({ message: t('errors:bad-request') });
+      res.status(400).type('text/plain').send(t('errors:bad-request-description'));
+    }
+  });
+
   // Files (hashed assets, icons) are compressed harder than pages: pages are compressed on every
   // answer (each carries its own CSP nonce, even from the page cache), where brotli quality 2 costs
   // half of the default 4 for about 7 % more bytes.
@@ -193,6 +206,8 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   // Better Auth's own endpoints (used by external sign-in callbacks and API clients); it checks
   // the Origin of state-changing requests itself.
   const authHandler = toNodeHandler(services.auth);
+  // Its bodies are read under the API's limit before it sees them (it would read any size).
+  app.use('/api/auth', apiBodies({ limit: API_BODY_LIMIT, multipart: false }));
   app.all('/api/auth/{*rest}', (req, res) => {
     // Better Auth sees a Fetch Request without the socket: hand it the client IP Express resolved
     // (TRUST_PROXY aware), overwriting anything the client sent under that name.
@@ -238,14 +253,14 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     app.use(pageCache.middleware);
   }
 
-  // Pages. React Router prepares its route tables from the build (flattened, ranked, a static
-  // handler) each time it is given a function for the build — per request; in production it gets
-  // the loaded build once, and only the dev server (whose build changes) passes the function.
-  const pageHandler = (build: ServerBuild | (() => Promise<ServerBuild>)) =>
-    createRequestHandler({
+  // Pages, through server/http/pages.ts (body limits per route, domain errors as HTTP). React
+  // Router prepares its route tables from the build once per handler: in production the handler is
+  // made once, from the loaded build; the dev server (whose build changes) makes one per request.
+  const pageHandler = (build: ServerBuild) =>
+    createPageHandler({
       build,
       mode: config.isProduction ? 'production' : 'development',
-      getLoadContext(req, res) {
+      getLoadContext(req, res, body) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
         context.set(requestContext, {
@@ -254,25 +269,32 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
           userAgent: (req.get('user-agent') ?? '').slice(0, 400),
           nonce: res.locals.nonce,
           logger: res.locals.logger,
+          bodyTooLarge: body.tooLarge,
+          bodyRefusal: body.refusal,
         });
         return context;
       },
     });
   let pages: RequestHandler | null = null;
-  app.all(
-    '/{*path}',
-    opts.devMiddleware
-      ? pageHandler(loadBuild)
-      : async (req, res, next) => {
-          pages ??= pageHandler(await loadBuild());
-          return pages(req, res, next);
-        },
-  );
+  // `app.use`, not a `/{*path}` route: Express would decode the path into a parameter nobody reads,
+  // and a malformed escape would fail there; React Router reads the path itself.
+  app.use(async (req, res, next) => {
+    if (opts.devMiddleware) return pageHandler(await loadBuild())(req, res, next);
+    pages ??= pageHandler(await loadBuild());
+    return pages(req, res, next);
+  });
 
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (req.path.startsWith('/api/')) return apiErrorHandler(services)(err, req, res, next);
+    if (res.headersSent) return void res.destroy();
+    // Refusals raised before a page is reached (a path whose escapes do not decode, a body that
+    // does not parse) keep their 4xx status, with a translated message.
+    const status = (err as { status?: unknown })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const t = i18nFor(localeOfPath(req.path)).t;
+      return void res.status(status).type('text/plain').send(t('errors:bad-request-description'));
+    }
     logger.error({ err, url: req.originalUrl }, 'unhandled error');
-    if (res.headersSent) return;
     res.status(500).type('text/plain').send('Internal Server Error');
   });
   return app;

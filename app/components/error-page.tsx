@@ -3,12 +3,20 @@ import { isRouteErrorResponse, Link, useLocation } from 'react-router';
 import { localeOfPath, localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 
-/** Title and description keys per status: 404, 403 (PRODUCT.md §1: a translated page), else 500. */
-function wording(status: number): [string, string] {
-  if (status === 404) return ['page-not-found', 'page-not-found-description'];
-  if (status === 403) return ['forbidden', 'forbidden-description'];
-  return ['internal-server-error', 'internal-server-error-description'];
-}
+/** Title and description keys per status; a status without its own wording reads as a 500. */
+const WORDING: Record<number, [string, string]> = {
+  400: ['bad-request-title', 'bad-request-description'],
+  403: ['forbidden', 'forbidden-description'],
+  404: ['page-not-found', 'page-not-found-description'],
+  405: ['bad-request-title', 'bad-request-description'],
+  409: ['conflict-title', 'conflict-description'],
+  413: ['request-too-large', 'request-too-large-description'],
+  415: ['bad-request-title', 'bad-request-description'],
+  422: ['invalid-title', 'invalid-description'],
+  429: ['too-many-requests-title', 'too-many-requests-description'],
+};
+const wording = (status: number): [string, string] =>
+  WORDING[status] ?? ['internal-server-error', 'internal-server-error-description'];
 
 /** The error page (seed §2): code, 'Page Not Found' or 'Internal Server Error', a description, a way home. */
 export function ErrorPage({ error }: { error: unknown }) {

@@ -8,4 +8,4 @@ export const OWNER_TABS = {
   drafts: ['draft'],
 } as const;
 export type OwnerTab = keyof typeof OWNER_TABS;
-export const isOwnerTab = (v: unknown): v is OwnerTab => typeof v === 'string' && v in OWNER_TABS;
+export const isOwnerTab = (v: unknown): v is OwnerTab => typeof v === 'string' && Object.hasOwn(OWNER_TABS, v);

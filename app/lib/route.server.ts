@@ -1,5 +1,5 @@
 // Helpers for loaders and actions: services, request info, locale and translation.
-import type { RouterContextProvider } from 'react-router';
+import type { MiddlewareFunction, RouterContextProvider } from 'react-router';
 import { localeOfPath } from '~/i18n/config.ts';
 import { i18nFor } from '~/i18n/resources.server.ts';
 import { requestContext, servicesContext } from '../../server/context.ts';
@@ -41,3 +41,16 @@ export async function orNotFound<T>(request: Request, work: Promise<T>): Promise
     throw error;
   }
 }
+
+/**
+ * Root middleware: a body its route cannot take (too large, not a form, a form that does not parse:
+ * server/http/pages.ts) reaches no loader or action; the translated error page answers.
+ */
+export const refuseUnreadableBody: MiddlewareFunction<Response> = ({ request, context }) => {
+  const status = context.get(requestContext).bodyRefusal;
+  if (!status) return;
+  // The text is what a route without a page (sign-out) answers; pages render the error page.
+  const t = tFor(request);
+  const text = status === 413 ? t('errors:request-too-large-description') : t('errors:bad-request-description');
+  throw new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+};

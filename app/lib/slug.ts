@@ -1,3 +1,5 @@
+import { parseId } from './ids.ts';
+
 /** Lowercase ASCII words joined by single hyphens: every taxonomy, category, city and area slug. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -11,6 +13,7 @@ export function parseAdUrl(params: {
   ad: string;
 }): { id: number; slug: string } | null {
   const match = /^(?:(.*)-)?(\d{1,12})$/.exec(params.ad);
-  if (!match || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) return null;
-  return { id: Number(match[2]), slug: match[1] ?? '' };
+  const id = parseId(match?.[2]);
+  if (!match || id === null || !SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) return null;
+  return { id, slug: match[1] ?? '' };
 }

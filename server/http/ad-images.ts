@@ -8,63 +8,17 @@ import { type Response as ExpressResponse, type Request, Router } from 'express'
 import type { TFunction } from 'i18next';
 import type { Locale } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
+import { parseId } from '../../app/lib/ids.ts';
 import { translateError } from '../../app/lib/validation/rules.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import { deleteAdImage, MAX_AD_PHOTO_BYTES, uploadAdImage } from '../domain/ad-images.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { createStorage } from '../media/storage.ts';
+import { discardRest, readBodyWithin, UPLOAD_FRAMING_BYTES } from './body.ts';
 
 /** The photo plus the multipart framing around it (boundaries, part headers, a stray small field). */
-export const AD_PHOTO_BODY_LIMIT = MAX_AD_PHOTO_BYTES + 64 * 1024;
-/**
- * An oversized body is still read (and thrown away) up to this size, so the client hears our
- * translated 422 instead of a connection reset; beyond it we answer 413 and close the connection.
- */
-export const AD_PHOTO_DRAIN_LIMIT = 4 * AD_PHOTO_BODY_LIMIT;
-
-type BodyResult =
-  | { kind: 'ok'; body: Uint8Array<ArrayBuffer> }
-  | { kind: 'too-large' }
-  | { kind: 'cut' }
-  | { kind: 'aborted' };
-
-/** Reads the request body, keeping at most `limit` bytes in memory and reading at most `drainLimit`. */
-export function readBodyWithin(req: Request, limit: number, drainLimit: number): Promise<BodyResult> {
-  const declared = Number(req.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > drainLimit) return Promise.resolve({ kind: 'cut' });
-  return new Promise((resolve) => {
-    let chunks: Buffer[] = [];
-    let total = 0;
-    const finish = (result: BodyResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onAbort);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > drainLimit) {
-        req.pause();
-        return finish({ kind: 'cut' });
-      }
-      // Past the limit nothing more is kept: the body is only drained to the end.
-      if (total > limit) chunks = [];
-      else chunks.push(chunk);
-    };
-    const onEnd = () =>
-      finish(
-        total > limit ? { kind: 'too-large' } : { kind: 'ok', body: Buffer.concat(chunks) as Uint8Array<ArrayBuffer> },
-      );
-    const onAbort = () => finish({ kind: 'aborted' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    // Closed before the end: the client went away.
-    req.on('close', onAbort);
-  });
-}
+export const AD_PHOTO_BODY_LIMIT = MAX_AD_PHOTO_BYTES + UPLOAD_FRAMING_BYTES;
 
 function photoErrors(t: TFunction, codes: string[]) {
   // `image` names the field in the messages that use its label ("The photo field is required").
@@ -90,20 +44,14 @@ export function adImagesRouter(services: AppServices, localeOf: (req: Request) =
     // The API's JSON and form parsers have consumed any other kind of body; only multipart is ours to read.
     if (!req.is('multipart/form-data')) return refusePhoto(res, t, ['required']);
 
-    const read = await readBodyWithin(req, AD_PHOTO_BODY_LIMIT, AD_PHOTO_DRAIN_LIMIT);
-    switch (read.kind) {
-      case 'aborted':
-        return void res.destroy();
-      case 'cut': {
-        // Closing stops the rest of the upload instead of reading it all.
-        res.setHeader('Connection', 'close');
-        const message = t('errors:image-too-large');
-        res.status(413).json({ message, errors: { photo: [message] } });
-        res.on('finish', () => req.destroy());
-        return;
-      }
-      case 'too-large':
-        return refusePhoto(res, t, ['image-too-large']);
+    const read = await readBodyWithin(req, AD_PHOTO_BODY_LIMIT);
+    if (read.kind === 'aborted') return void res.destroy();
+    if (read.kind === 'too-large') {
+      // Read to its end, the photo field's own error; cut before it (server/http/body.ts), a 413.
+      if (read.drained) return refusePhoto(res, t, ['image-too-large']);
+      discardRest(req, res);
+      const message = t('errors:image-too-large');
+      return void res.status(413).json({ message, errors: { photo: [message] } });
     }
 
     let form: FormData;
@@ -131,9 +79,9 @@ export function adImagesRouter(services: AppServices, localeOf: (req: Request) =
     if (!user) {
       return void res.status(401).json({ message: i18nFor(localeOf(req)).t('errors:sign-in-required') });
     }
-    const id = req.params.id;
-    if (typeof id !== 'string' || !/^[1-9]\d{0,14}$/.test(id)) throw new NotFound('errors.not-found');
-    await deleteAdImage(db, storage, user.id, Number(id));
+    const id = parseId(req.params.id);
+    if (id === null) throw new NotFound('errors.not-found');
+    await deleteAdImage(db, storage, user.id, id);
     res.status(204).end();
   });
 

@@ -1,7 +1,7 @@
 // The JSON API under /api (PRODUCT.md §7). Transport only: parse, call the domain, map the result.
 
 import { fromNodeHeaders } from 'better-auth/node';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
 import type { AppServices } from '../context.ts';
@@ -12,6 +12,7 @@ import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/error
 import { parseViewport, searchMap } from '../domain/search/map.ts';
 import { resolveQuery, searchEngine } from '../domain/search/service.ts';
 import { adImagesRouter } from './ad-images.ts';
+import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
 
@@ -21,6 +22,7 @@ export function apiLocale(req: Request): Locale {
   return isLocale(header) ? header : localeFromAcceptLanguage(req.get('accept-language'));
 }
 
+import { parseId } from '../../app/lib/ids.ts';
 import { SLUG_PATTERN as slugPattern } from '../../app/lib/slug.ts';
 
 /** `PUT`, `PATCH` or `DELETE` may arrive as `POST` with `_method` in form data (seed §7). */
@@ -41,8 +43,7 @@ export function apiRouter(services: AppServices): Router {
   const router = Router();
   const { db } = services.database;
 
-  router.use(express.json({ limit: '100kb' }));
-  router.use(express.urlencoded({ extended: false, limit: '100kb' }));
+  router.use(apiBodies({ limit: API_BODY_LIMIT, multipart: true }));
   router.use(methodOverride);
   router.use((req, res, next) => {
     res.setHeader('Vary', 'Accept-Language, X-Locale');
@@ -88,8 +89,8 @@ export function apiRouter(services: AppServices): Router {
 
   // One published ad's card (the map's marker preview).
   router.get('/posts/:id/card', async (req, res) => {
-    const id = /^[1-9]\d{0,9}$/.test(req.params.id) ? Number(req.params.id) : 0;
-    const card = id > 0 && id <= 2_147_483_647 ? await publishedCard(db, id) : null;
+    const id = parseId(req.params.id);
+    const card = id === null ? null : await publishedCard(db, id);
     if (!card) throw new NotFound('errors.not-found');
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.json({ data: card });
@@ -172,10 +173,14 @@ export function apiErrorHandler(services: AppServices) {
       }
       return void res.status(err.status).json(body);
     }
+    // The body parsers' refusals (server/http/body.ts): the rest of the body is not kept.
     const status = (err as { status?: number; statusCode?: number })?.status ?? 500;
-    if (status === 400 || status === 413 || status === 415) {
-      return void res.status(status).json({ message: t('errors:bad-request') });
+    if (status === 413 || status === 415) {
+      discardRest(req, res);
+      const message = t(status === 413 ? 'errors:request-too-large-description' : 'errors:unsupported-media-type');
+      return void res.status(status).json({ message });
     }
+    if (status === 400) return void res.status(400).json({ message: t('errors:bad-request') });
     services.logger.error({ err, url: req.originalUrl }, 'API error');
     res.status(500).json({ message: t('errors:internal') });
   };

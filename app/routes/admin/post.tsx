@@ -35,6 +35,7 @@ import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { FEATURABLE, parseDone, parseQueueQuery, queueSearch } from '~/lib/moderation.ts';
@@ -62,9 +63,10 @@ import { actorOf, type ModerationRights, queueTarget, reviewTarget, rightsOf } f
 
 export const middleware = guards('acl:view-ads');
 
-const adId = (request: Request, id: string | undefined) => {
-  if (!id || !/^\d{1,12}$/.test(id)) throw notFound(request);
-  return Number(id);
+const adId = (request: Request, value: string | undefined) => {
+  const id = parseId(value);
+  if (id === null) throw notFound(request);
+  return id;
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

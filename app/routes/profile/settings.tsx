@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
 import { authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -42,7 +43,6 @@ import {
 } from '../../../server/domain/profile.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/settings';
-import { readFormWithin } from './form-data.server.ts';
 import classes from './profile.module.css';
 import {
   AvatarSection,
@@ -89,7 +89,7 @@ function backTo(request: Request, saved: string, section: string): string {
 }
 
 /** Parses a section's form, answers 422 on bad input, and maps domain refusals to the form. */
-async function handle<Output>(
+async function answerSection<Output>(
   intent: ProfileIntent,
   form: FormData,
   schema: z.ZodType<Output, any>,
@@ -107,14 +107,20 @@ async function handle<Output>(
 
 const passwordFields = ['current_password', 'password', 'password_confirmation'];
 
+/** The avatar upload: a photo of the largest size accepted, answered with a field error beyond it. */
+export const handle = {
+  bodyLimit: AVATAR_MAX_BYTES + UPLOAD_FRAMING_BYTES,
+  answersOversizedBody: true,
+} satisfies BodyLimitHandle;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await readFormWithin(request, AVATAR_MAX_BYTES);
-  if (!form) {
+  if (requestInfo(context).bodyTooLarge) {
     // Only an upload can be this large; nothing was read into the form, nothing changes.
     const result: SectionReply = { status: 'error', section: 'avatar', error: { image: ['image-too-large'] } };
     return data<ProfileActionData>({ result }, { status: 422 });
   }
+  const form = await request.formData();
   const intent = form.get('intent');
   if (!isProfileIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });
   const { auth, config } = services(context);
@@ -124,7 +130,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   switch (intent) {
     case 'profile':
-      return handle(intent, form, profileSchema, async (value) => {
+      return answerSection(intent, form, profileSchema, async (value) => {
         const { localeChanged } = await updateProfile(database, user.id, value);
         // A new language is also the site's: through the language switch, which remembers it.
         if (localeChanged && value.locale !== page) {
@@ -134,7 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirect(backTo(request, 'profile', 'profile'));
       });
     case 'avatar':
-      return handle(
+      return answerSection(
         intent,
         form,
         avatarSchema,
@@ -145,17 +151,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         ['image'],
       );
     case 'avatar-remove':
-      return handle(intent, form, z.object({}), async () => {
+      return answerSection(intent, form, z.object({}), async () => {
         await removeAvatar(database, createStorage(config), user.id);
         return redirect(backTo(request, 'avatar-removed', 'avatar'));
       });
     case 'email':
-      return handle(intent, form, changeEmailSchema, async ({ email }) => {
+      return answerSection(intent, form, changeEmailSchema, async ({ email }) => {
         await requestEmailChange(auth, database, user.id, email, meta);
         return redirect(backTo(request, 'email', 'email'));
       });
     case 'password':
-      return handle(
+      return answerSection(
         intent,
         form,
         changePasswordSchema,
@@ -166,7 +172,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         passwordFields,
       );
     case 'password-set':
-      return handle(
+      return answerSection(
         intent,
         form,
         setPasswordSchema,
@@ -177,7 +183,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         passwordFields,
       );
     case 'notifications':
-      return handle(intent, form, notificationsSchema, async (value) => {
+      return answerSection(intent, form, notificationsSchema, async (value) => {
         await saveNotificationPreferences(database, user.id, value);
         return redirect(backTo(request, 'notifications', 'notifications'));
       });
@@ -188,8 +194,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithCookies(`${localizePath('/', page)}?account-deleted=1`, cookies);
       };
       return (await accountHasPassword(database, user.id))
-        ? handle(intent, form, deleteWithPasswordSchema, (v) => remove(v.password), ['password'])
-        : handle(intent, form, deleteWithWordSchema, () => remove());
+        ? answerSection(intent, form, deleteWithPasswordSchema, (v) => remove(v.password), ['password'])
+        : answerSection(intent, form, deleteWithWordSchema, () => remove());
     }
   }
 }

@@ -1,0 +1,151 @@
+// Request bodies read under a size limit, for every route that reads one (pages, the API, uploads).
+// A body is kept in memory only up to its route's limit; past it nothing more is kept. What follows
+// is read and thrown away up to a drain limit, so that a browser — which reads no answer before it
+// has sent its whole body — gets our translated answer; past the drain limit (or at once, when the
+// declared length is past it) the client is answered while it is still sending, and cut off soon
+// after (`discardRest`). A 200 MB post costs the process the route's limit at most.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type RequestHandler } from 'express';
+
+export { FORM_BODY_LIMIT, UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
+
+/** JSON and url-encoded API calls and the auth endpoints. */
+export const API_BODY_LIMIT = 100 * 1024;
+
+/**
+ * How much of a too-large body is still read (and thrown away) so a browser, which reads no answer
+ * before it has sent its body, sees ours instead of a reset connection. Beyond it the connection is
+ * cut: nobody sends that much by mistake.
+ */
+export function drainLimitOf(limit: number): number {
+  return Math.max(4 * limit, 1024 * 1024);
+}
+
+export type BodyRead =
+  | { kind: 'ok'; body: Uint8Array<ArrayBuffer> }
+  /**
+   * Over the limit. `drained`: read to its end (thrown away), the connection can go on; otherwise
+   * answer now and `discardRest`.
+   */
+  | { kind: 'too-large'; drained: boolean }
+  /** The client went away before the end. */
+  | { kind: 'aborted' };
+
+/** The declared body length, or null when the body is chunked (or the header is not a number). */
+function declaredLength(req: IncomingMessage): number | null {
+  const value = req.headers['content-length'];
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * Reads `req`'s body while it stays within `limit` bytes; a larger one is drained (see above).
+ * Resolves at the end of the body, or as soon as it is known to be past the drain limit.
+ */
+export function readBodyWithin(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = declaredLength(req);
+  const drain = drainLimitOf(limit);
+  if (declared !== null && declared > drain) return Promise.resolve({ kind: 'too-large', drained: false });
+  if (declared === 0 || req.readableEnded) return Promise.resolve({ kind: 'ok', body: new Uint8Array(0) });
+  return new Promise((resolve) => {
+    let chunks: Buffer[] = [];
+    let total = 0;
+    const finish = (result: BodyRead) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > drain) {
+        req.pause();
+        finish({ kind: 'too-large', drained: false });
+      } else if (total > limit) chunks = [];
+      else chunks.push(chunk);
+    };
+    const onEnd = () =>
+      finish(
+        total > limit
+          ? { kind: 'too-large', drained: true }
+          : { kind: 'ok', body: Buffer.concat(chunks, total) as Uint8Array<ArrayBuffer> },
+      );
+    const onAbort = () => finish({ kind: 'aborted' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
+}
+
+/** What is still read and thrown away of a body refused before its end, after the answer is written. */
+const LINGER_BYTES = 16 * 1024 * 1024;
+const LINGER_MS = 1000;
+
+/**
+ * For a body refused before its end. The connection is not closed at once: a client still sending
+ * would get a reset in place of the answer it has not read yet (a closed socket with unread data
+ * resets). So what it sends is read and thrown away while the answer is written, then for a second
+ * or 16 MB more; a client that stops sending keeps its connection, one that goes on is cut.
+ */
+export function discardRest(req: IncomingMessage, res: ServerResponse): void {
+  let discarded = 0;
+  let answered = res.writableFinished;
+  let cut = false;
+  const destroy = () => {
+    if (cut || req.readableEnded) return;
+    cut = true;
+    req.socket.destroy();
+  };
+  const linger = () => {
+    answered = true;
+    if (req.readableEnded) return;
+    req.resume();
+    setTimeout(destroy, LINGER_MS).unref();
+  };
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded <= LINGER_BYTES) return;
+    // Enough: nothing more is read until the answer is out, then only for the grace period.
+    if (answered) destroy();
+    else req.pause();
+  });
+  if (answered) linger();
+  else {
+    res.once('finish', linger);
+    res.once('close', () => (res.writableFinished ? undefined : destroy()));
+  }
+  req.resume();
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/** An error that the API's error mapper answers with its status (413 or 415). */
+export class BodyRefused extends Error {
+  readonly status: 413 | 415;
+  constructor(status: 413 | 415) {
+    super(status === 413 ? 'request entity too large' : 'unsupported media type');
+    this.status = status;
+  }
+}
+
+/**
+ * Body parsing for the JSON API and the auth endpoints: JSON and url-encoded bodies up to `limit`
+ * (a larger one is a 413 while it is still arriving), multipart only where `multipart` allows it
+ * (the upload routes read it themselves, under their own limit), any other body a 415.
+ */
+export function apiBodies({ limit, multipart }: { limit: number; multipart: boolean }): RequestHandler {
+  // The type was chosen here: the parsers take what they are given.
+  const json = express.json({ limit, type: () => true });
+  const form = express.urlencoded({ extended: false, limit, type: () => true });
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || !hasBody(req)) return next();
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
+    if (type === 'application/x-www-form-urlencoded') return form(req, res, next);
+    if (type === 'multipart/form-data' && multipart) return next();
+    next(new BodyRefused(415));
+  };
+}

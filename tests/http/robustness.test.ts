@@ -1,0 +1,397 @@
+// Bad input is a 4xx, never a 5xx, and never takes the process down: hostile paths, query values,
+// bodies and headers swept over every page route (read from app/routes.ts, so a new route is swept
+// too) and every API route; bodies past their route's limit answered 413 before they are read, a
+// 200 MB one included, with the process's memory flat. On SQLite and on PostgreSQL.
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import type { RouteConfigEntry } from '@react-router/dev/routes';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import arErrors from '../../app/i18n/locales/ar/errors.json' with { type: 'json' };
+import enErrors from '../../app/i18n/locales/en/errors.json' with { type: 'json' };
+import { FORM_BODY_LIMIT } from '../../app/lib/body-limit.ts';
+import routes from '../../app/routes.ts';
+import { API_BODY_LIMIT } from '../../server/http/body.ts';
+import { type DialectServer, dialects, startDialectServer } from '../support/dialect-server.ts';
+import { BROWSER_UA } from '../support/http-browser.ts';
+
+/** Every page route's full path pattern (":param" and "*" kept). */
+function patterns(entries: RouteConfigEntry[], parent = ''): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.path ? `${parent}/${entry.path}`.replace(/\/+/g, '/') : parent;
+    const own = entry.children ? [] : [path || '/'];
+    return [...own, ...patterns(entry.children ?? [], path)];
+  });
+}
+const PAGE_PATTERNS = [...new Set(patterns(routes))];
+
+/** The API's routes (server/http/api.ts, server/http/ad-images.ts) with a value for each parameter. */
+const API_PATHS = [
+  '/api/csrf-cookie',
+  '/api/is-logged-in',
+  '/api/taxonomies',
+  '/api/cities',
+  '/api/posts',
+  '/api/posts/map',
+  '/api/posts/1/card',
+  '/api/taxonomies/motors/categories',
+  '/api/taxonomies/motors/attributes',
+  '/api/categories/cars/children',
+  '/api/categories/cars/attributes',
+  '/api/ad-images',
+  '/api/ad-images/1',
+  '/api/openapi.json',
+  '/api/auth/sign-in/email',
+  '/api/auth/get-session',
+];
+
+/** Values that have broken parsers before: escapes that do not decode, prototype keys, huge numbers… */
+const HOSTILE = [
+  '%',
+  '%E0%A4%A',
+  '%ED%A0%80', // a lone surrogate, UTF-8 encoded
+  '%C0%AF',
+  '__proto__',
+  'constructor',
+  'toString',
+  '99999999999999999999',
+  '2147483648',
+  '-9223372036854775809',
+  '1e309',
+  'NaN',
+  '%00',
+  '%0D%0ASet-Cookie:%20x=1',
+];
+/** The same in a form body: raw strings, not escapes. */
+const HOSTILE_FORM = ['__proto__', 'constructor', '\uD800', 'a\u0000b', '99999999999999999999', '-1e309', ''];
+
+const QUERY_KEYS = [
+  'q',
+  'page',
+  'sort',
+  'city',
+  'area',
+  'category',
+  'taxonomy',
+  'price_min',
+  'price_max',
+  'status',
+  'redirect',
+  'tab',
+  'token',
+  'phone',
+  'bbox',
+  'zoom',
+  'error',
+  'with_images',
+];
+const FORM_KEYS = ['intent', 'reason', 'note', 'status', 'id', 'ids', 'price', 'title', 'redirect', 'login', 'city_id'];
+
+function concrete(pattern: string, ad: { taxonomy: string; category: string; ad: string }, value?: string): string {
+  const params: Record<string, string> = {
+    ':taxonomy': ad.taxonomy,
+    ':category': ad.category,
+    ':ad': ad.ad,
+    ':id': '1',
+  };
+  const parts = pattern.split('/').map((part) => (part === '*' ? 'cars/toyota' : (params[part] ?? part)));
+  if (value !== undefined) {
+    // The hostile value in place of the last parameter (or appended where there is none).
+    const last = pattern.split('/').findLastIndex((p) => p.startsWith(':') || p === '*');
+    if (last >= 0) parts[last] = value;
+    else parts.push(value);
+  }
+  return parts.join('/') || '/';
+}
+
+async function signIn(base: string, login: string): Promise<string> {
+  const res = await fetch(`${base}/en/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA },
+    body: new URLSearchParams({ login, password: 'password123' }).toString(),
+  });
+  expect(res.status).toBe(302);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+/** One raw HTTP/1.1 exchange: for what fetch refuses to send (control characters in headers). */
+function raw(base: string, request: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (d) => {
+      text += d;
+    });
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
+/** The resident memory of a process, in bytes (Linux). */
+function residentBytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+/**
+ * Streams `total` bytes of form body to `url` in 64 KB chunks, as fast as the server takes them,
+ * until it answers; `declared` sends a Content-Length instead of chunks.
+ */
+function streamPost(url: string, total: number, declared = false) {
+  return new Promise<{ status: number; body: string; sent: number; ms: number }>((resolve, reject) => {
+    const started = Date.now();
+    const { origin } = new URL(url);
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        origin,
+        'user-agent': BROWSER_UA,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(declared ? { 'content-length': String(total) } : {}),
+      },
+    });
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    let answered = false;
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!answered) req.end();
+    };
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => {
+        body += d;
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body, sent, ms: Date.now() - started });
+        req.destroy();
+      });
+    });
+    // The server may close the connection while we are still sending: that is expected.
+    req.on('error', (error) => (answered ? undefined : reject(error)));
+    pump();
+  });
+}
+
+describe.each(dialects)('on %s', (dialect) => {
+  let server: DialectServer;
+  let base: string;
+  let member: string;
+  let ad: { taxonomy: string; category: string; ad: string };
+  /** Every answer of 500 or more, with what was sent: the test prints them all when it fails. */
+  const failures: string[] = [];
+
+  async function send(label: string, url: string, init: RequestInit = {}) {
+    let status: number;
+    try {
+      const res = await fetch(url, {
+        redirect: 'manual',
+        ...init,
+        headers: { 'user-agent': BROWSER_UA, origin: base, ...(init.headers as Record<string, string>) },
+      });
+      status = res.status;
+      await res.body?.cancel();
+    } catch (error) {
+      status = 0;
+      failures.push(`${label} ${url}: ${(error as Error).message}`);
+      return;
+    }
+    if (status >= 500) failures.push(`${label} ${url}: ${status}`);
+  }
+
+  beforeAll(async () => {
+    server = await startDialectServer(dialect);
+    base = server.url;
+    member = await signIn(base, 'user@souq.test');
+    const first = (await (await fetch(`${base}/api/posts`)).json()) as {
+      data: { id: number; slug: string; taxonomy_slug: string; category_slug: string }[];
+    };
+    const card = first.data[0];
+    ad = { taxonomy: card.taxonomy_slug, category: card.category_slug, ad: `${card.slug}-${card.id}` };
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  beforeEach(() => {
+    failures.length = 0;
+  });
+
+  it('sweeps every page route with hostile paths and query values', async () => {
+    expect(PAGE_PATTERNS.length).toBeGreaterThan(40);
+    for (const pattern of PAGE_PATTERNS) {
+      for (const value of HOSTILE) {
+        await send('GET path', base + concrete(pattern, ad, value));
+        const query = QUERY_KEYS.map((k) => `${k}=${value}`).join('&');
+        await send('GET query', `${base + concrete(pattern, ad)}?${query}`, { headers: { cookie: member } });
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('sweeps every page action with JSON, multipart and hostile form bodies, signed in or not', async () => {
+    for (const pattern of PAGE_PATTERNS) {
+      const url = base + concrete(pattern, ad);
+      // Signing out would end the member's session for the rest of the sweep.
+      for (const cookie of pattern.endsWith('/logout') ? [''] : ['', member]) {
+        const headers = { cookie };
+        await send('POST json', url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{"intent":"__proto__","__proto__":{"x":1}}',
+        });
+        await send('POST bad json', url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{"intent":',
+        });
+        await send('POST broken multipart', url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'multipart/form-data; boundary=zz' },
+          body: '--zz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nreport\r\n--z',
+        });
+        await send('POST multipart without boundary', url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'multipart/form-data' },
+          body: 'intent=report',
+        });
+        for (const value of HOSTILE_FORM) {
+          const form = new URLSearchParams(FORM_KEYS.map((k) => [k, value]));
+          await send(`POST form ${JSON.stringify(value)}`, url, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+            body: form.toString(),
+          });
+        }
+        await send('POST undecodable form', url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'intent=%E0%A4%A&reason=%&note=%ED%A0%80',
+        });
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('sweeps every API route with hostile paths, queries and bodies', async () => {
+    for (const path of API_PATHS) {
+      for (const value of HOSTILE) {
+        const hostilePath = path.replace(/\/(motors|cars|1)(\/|$)/, `/${value}$2`);
+        await send('API GET path', base + hostilePath);
+        await send('API GET query', `${base + path}?${QUERY_KEYS.map((k) => `${k}=${value}`).join('&')}`);
+      }
+      for (const [type, body] of [
+        ['application/json', '{"email":"__proto__","password":{"constructor":1}}'],
+        ['application/json', '{"email":'],
+        ['application/json', '"\uD800"'],
+        ['application/x-www-form-urlencoded', 'email=%E0%A4%A&password=%'],
+        ['multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="photo"\r\n\r\nx\r\n--z'],
+        ['text/plain', 'hello'],
+      ] as const) {
+        await send(`API POST ${type}`, base + path, {
+          method: 'POST',
+          headers: { cookie: member, 'content-type': type, 'x-xsrf-token': 'x', 'x-locale': 'en' },
+          body,
+        });
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('refuses control characters and malformed headers with a 4xx', async () => {
+    const host = new URL(base).host;
+    for (const [name, value] of [
+      ['Accept-Language', 'en\u0001'],
+      ['X-Forwarded-For', '\u0001\u0002'],
+      ['Cookie', 'souq.session_token=\u0001'],
+      ['X-Locale', '\u007f'],
+      ['Host', 'exa\u0000mple'],
+    ]) {
+      const status = await raw(
+        base,
+        `GET /en/posts HTTP/1.1\r\nHost: ${host}\r\n${name}: ${value}\r\nConnection: close\r\n\r\n`,
+      );
+      if (status === 0 || status >= 500) failures.push(`header ${name}: ${status}`);
+    }
+    for (const path of ['/%', '/en/%E0%A4%A', '/posts?q=%ED%A0%80', '/\u0001']) {
+      const status = await raw(base, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      if (status === 0 || status >= 500) failures.push(`raw path ${JSON.stringify(path)}: ${status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers 413 with the translated page to a form past its limit, on every page route', async () => {
+    const body = `note=${'a'.repeat(FORM_BODY_LIMIT)}`;
+    // The profile page takes a photo (up to 10 MB): past that limit it answers with the photo field's error.
+    const photoSized = `intent=avatar&note=${'a'.repeat(11 * 1024 * 1024)}`;
+    for (const pattern of PAGE_PATTERNS) {
+      const url = base + concrete(pattern, ad);
+      const res = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          origin: base,
+          'user-agent': BROWSER_UA,
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: member,
+        },
+        body: pattern.endsWith('/profile') ? photoSized : body,
+      });
+      const html = await res.text();
+      const errors = pattern.startsWith('/en') ? enErrors : arErrors;
+      const [status, text] = pattern.endsWith('/profile')
+        ? [422, errors['image-too-large']]
+        : [413, pattern.endsWith('/logout') ? errors['request-too-large-description'] : errors['request-too-large']];
+      if (res.status !== status || !html.includes(text)) failures.push(`${url}: ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers 413 in JSON to an API or auth body past its limit', async () => {
+    const body = JSON.stringify({ email: 'a'.repeat(API_BODY_LIMIT) });
+    for (const path of API_PATHS) {
+      const res = await fetch(base + path, {
+        method: 'POST',
+        headers: { cookie: member, 'content-type': 'application/json', 'x-locale': 'en', origin: base },
+        body,
+      });
+      const answer = (await res.json().catch(() => ({}))) as { message?: string };
+      // The photo upload takes multipart only; every other route reads JSON under the API's limit.
+      if (path.startsWith('/api/ad-images')) continue;
+      if (res.status !== 413 || answer.message !== enErrors['request-too-large-description']) {
+        failures.push(`${path}: ${res.status} ${answer.message}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('survives 200 MB posted to the contact form, chunked or declared, with its memory flat', async () => {
+    const before = residentBytes(server.pid);
+    const chunked = await streamPost(`${base}/en/contact`, 200 * 1024 * 1024);
+    expect(chunked.status).toBe(413);
+    expect(chunked.body).toContain(enErrors['request-too-large']);
+    // Answered long before the end: at most the drain limit was read.
+    expect(chunked.sent).toBeLessThan(20 * 1024 * 1024);
+    const declared = await streamPost(`${base}/contact`, 200 * 1024 * 1024, true);
+    expect(declared.status).toBe(413);
+    expect(declared.body).toContain(arErrors['request-too-large']);
+    expect(declared.sent).toBeLessThan(20 * 1024 * 1024);
+    expect(residentBytes(server.pid) - before).toBeLessThan(40 * 1024 * 1024);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it('is still alive and answering after the sweep', async () => {
+    expect(() => process.kill(server.pid, 0)).not.toThrow();
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(200);
+  });
+});
