@@ -160,8 +160,11 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
         },
       },
     },
-    // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.
-    rateLimit: { enabled: config.isProduction, window: 60, max: 60 },
+    // Off: Better Auth's limiter keeps its counts in process memory (lost at restart, one bucket per
+    // process of a cluster) and does not apply to `auth.api.*` calls anyway. Every way in is limited
+    // by our database-backed rules (server/domain/rate-limit.ts): the pages through the domain
+    // functions, the few HTTP endpoints left open through server/http/auth-endpoints.ts.
+    rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'souq',
       useSecureCookies: config.appUrl?.startsWith('https://') ?? false,
