@@ -34,6 +34,9 @@ export const LINK_TTL_SECONDS = 60 * 60;
 export const OTP_TTL_SECONDS = 10 * 60;
 export const OTP_ATTEMPTS = 5;
 
+/** Where Better Auth's endpoints live (only an allowlist is served: server/http/auth-endpoints.ts). */
+export const AUTH_BASE_PATH = '/api/auth';
+
 /** Set by the HTTP shell (and by `authMeta` for calls from pages) to the client IP it resolved. */
 export const CLIENT_IP_HEADER = 'x-souq-client-ip';
 
@@ -74,7 +77,7 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
     database: { db: database.db, type: database.dialect, casing: 'snake' },
     secret: config.authSecret,
     baseURL: baseUrl,
-    basePath: '/api/auth',
+    basePath: AUTH_BASE_PATH,
     telemetry: { enabled: false },
     // Into our JSON log. Better Auth warns about every wrong password or unknown user; those are
     // ordinary refusals (answered and rate-limited by us), so only its errors are kept.

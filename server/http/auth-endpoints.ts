@@ -10,13 +10,11 @@
 // normalise to an allowed endpoint is refused here.
 import { toNodeHandler } from 'better-auth/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { CLIENT_IP_HEADER } from '../auth/index.ts';
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from '../auth/index.ts';
 import type { Config } from '../config.ts';
 import type { AppServices } from '../context.ts';
 import { NotFound } from '../domain/errors.ts';
 import { hitRateLimit, type RateLimitRule } from '../domain/rate-limit.ts';
-
-export const AUTH_BASE_PATH = '/api/auth';
 
 export interface ExposedAuthEndpoint {
   method: 'GET' | 'POST';

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningTestServer, startBuiltServer } from '../../scripts/lib/built-server.ts';
-import { createAuth } from '../../server/auth/index.ts';
+import { AUTH_BASE_PATH, createAuth } from '../../server/auth/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/index.ts';
-import { AUTH_BASE_PATH, EXPOSED_AUTH_ENDPOINTS, exposedAuthEndpoint } from '../../server/http/auth-endpoints.ts';
+import { EXPOSED_AUTH_ENDPOINTS, exposedAuthEndpoint } from '../../server/http/auth-endpoints.ts';
 import { browser } from '../support/http-browser.ts';
 import { readSms } from '../support/sms-outbox.ts';
 
