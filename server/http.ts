@@ -5,14 +5,13 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { toNodeHandler } from 'better-auth/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { isbot } from 'isbot';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
-import { CLIENT_IP_HEADER, createAuth } from './auth/index.ts';
+import { createAuth } from './auth/index.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/index.ts';
@@ -24,6 +23,7 @@ import { anonymousVisitor, countView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
+import { authEndpoints } from './http/auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
 import { localeRouting } from './http/locale.ts';
 import { createPageCache } from './http/page-cache.ts';
@@ -203,17 +203,10 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   });
 
   app.use(localeRouting());
-  // Better Auth's own endpoints (used by external sign-in callbacks and API clients); it checks
-  // the Origin of state-changing requests itself.
-  const authHandler = toNodeHandler(services.auth);
-  // Its bodies are read under the API's limit before it sees them (it would read any size).
+  // Better Auth's endpoints: only the allowlisted ones, behind our limits (server/http/auth-endpoints.ts),
+  // their bodies read under the API's limit before it sees them (it would read any size).
   app.use('/api/auth', apiBodies({ limit: API_BODY_LIMIT, multipart: false }));
-  app.all('/api/auth/{*rest}', (req, res) => {
-    // Better Auth sees a Fetch Request without the socket: hand it the client IP Express resolved
-    // (TRUST_PROXY aware), overwriting anything the client sent under that name.
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? '';
-    return authHandler(req, res);
-  });
+  app.all('/api/auth/{*rest}', authEndpoints(services));
   app.use('/api', apiRouter(services));
 
   // Page forms are protected by strict Origin checking (PRODUCT.md §5).

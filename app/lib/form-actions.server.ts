@@ -2,9 +2,9 @@
 import { data, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
-import { CLIENT_IP_HEADER } from '../../server/auth/index.ts';
+import { CLIENT_IP_HEADER, siteBaseUrl } from '../../server/auth/index.ts';
 import { OIDC_PROVIDER_ID, oidcErrorCode } from '../../server/auth/oidc.ts';
-import type { AuthMeta } from '../../server/domain/accounts.ts';
+import type { AccountNotices, AuthMeta } from '../../server/domain/accounts.ts';
 import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
 import { safeLocalPath } from '../../server/http/locale.ts';
 
@@ -24,6 +24,12 @@ export function authMeta(request: Request, context: Parameters<typeof requestInf
   headers.set('x-locale', localeOf(request));
   headers.set(CLIENT_IP_HEADER, ip);
   return { ip, headers };
+}
+
+/** How registration and phone codes reach the owner of a taken address or number. */
+export function accountNotices(context: Parameters<typeof services>[0]): AccountNotices {
+  const { mailer, sms, config, logger } = services(context);
+  return { mailer, sms, logger, baseUrl: siteBaseUrl(config) };
 }
 
 export function redirectWithCookies(target: string, cookies: string[]): Response {

@@ -9,6 +9,7 @@ import { decodeJwt } from 'jose';
 import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
+import { toBool } from '../db/values.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/index.ts';
 import { changeEmailMail, resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
@@ -33,6 +34,9 @@ export const LINK_TTL_SECONDS = 60 * 60;
 export const OTP_TTL_SECONDS = 10 * 60;
 export const OTP_ATTEMPTS = 5;
 
+/** Where Better Auth's endpoints live (only an allowlist is served: server/http/auth-endpoints.ts). */
+export const AUTH_BASE_PATH = '/api/auth';
+
 /** Set by the HTTP shell (and by `authMeta` for calls from pages) to the client IP it resolved. */
 export const CLIENT_IP_HEADER = 'x-souq-client-ip';
 
@@ -49,6 +53,9 @@ function localeOfRequest(ctx: unknown): Locale {
   return isLocale(value) ? value : 'ar';
 }
 
+/** The public origin links in mails and texts point at. */
+export const siteBaseUrl = (config: Config) => config.appUrl ?? `http://localhost:${config.port}`;
+
 export function createAuth(config: Config, database: DatabaseHandle, { mailer, sms, logger }: AuthDeps) {
   // A mail that cannot be sent must not fail the sign-up or reset request: the account exists and
   // the member can ask again; the failure is logged for operators.
@@ -61,7 +68,7 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
     if (!sms) throw new Error('No SMS sender configured');
     await sms.send({ to, text: otpSms(localeOfRequest(ctx), kind, code, OTP_TTL_SECONDS / 60) });
   };
-  const baseUrl = config.appUrl ?? `http://localhost:${config.port}`;
+  const baseUrl = siteBaseUrl(config);
   const localeOfUser = (user: { locale?: unknown }): Locale => (isLocale(user.locale) ? user.locale : 'ar');
   const link = (page: string, locale: Locale, token: string) =>
     `${baseUrl}${localizePath(page, locale)}?token=${encodeURIComponent(token)}`;
@@ -69,8 +76,8 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
     appName: 'Souq',
     database: { db: database.db, type: database.dialect, casing: 'snake' },
     secret: config.authSecret,
-    baseURL: config.appUrl ?? `http://localhost:${config.port}`,
-    basePath: '/api/auth',
+    baseURL: baseUrl,
+    basePath: AUTH_BASE_PATH,
     telemetry: { enabled: false },
     // Into our JSON log. Better Auth warns about every wrong password or unknown user; those are
     // ordinary refusals (answered and rate-limited by us), so only its errors are kept.
@@ -122,7 +129,10 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
-      autoSignIn: true,
+      // Registration never signs in: a new address is confirmed by its link first, and a taken one
+      // gets the very same answer (Better Auth then returns a stand-in user after the same password
+      // hash); server/domain/accounts.ts tells the owner. Phone sign-ups sign in explicitly.
+      autoSignIn: false,
       resetPasswordTokenExpiresIn: LINK_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
       // Not awaited: an unknown email is answered at once, so a known one must not wait for the mail.
@@ -149,19 +159,33 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
       session: {
         create: {
           // Every way in (password, phone, OIDC, Firebase) ends here: a banned member gets no session.
-          before: async (session) => {
+          before: async (session, ctx) => {
             const user = await database.db
               .selectFrom('users')
-              .select('banned_at')
+              .select(['banned_at', 'email', 'email_verified'])
               .where('id', '=', session.userId)
               .executeTakeFirst();
             if (user?.banned_at) throw new APIError('FORBIDDEN', { code: 'USER_DISABLED', message: 'user-disabled' });
+            // A password sign-in by email needs the address confirmed first (after the password was
+            // checked, so only the registrant learns it). Phone sign-ups' placeholder addresses are
+            // ours and never confirmed: they are signed in right after registering.
+            if (
+              ctx?.path === '/sign-in/email' &&
+              user &&
+              !toBool(user.email_verified) &&
+              !isPlaceholderEmail(user.email)
+            ) {
+              throw new APIError('FORBIDDEN', { code: 'EMAIL_NOT_VERIFIED', message: 'email-not-verified' });
+            }
           },
         },
       },
     },
-    // Our own database-backed limits cover the pages; Better Auth's guard its HTTP endpoints.
-    rateLimit: { enabled: config.isProduction, window: 60, max: 60 },
+    // Off: Better Auth's limiter keeps its counts in process memory (lost at restart, one bucket per
+    // process of a cluster) and does not apply to `auth.api.*` calls anyway. Every way in is limited
+    // by our database-backed rules (server/domain/rate-limit.ts): the pages through the domain
+    // functions, the few HTTP endpoints left open through server/http/auth-endpoints.ts.
+    rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'souq',
       useSecureCookies: config.appUrl?.startsWith('https://') ?? false,

@@ -1,9 +1,15 @@
 // The signed-in user as the rest of the app sees it: profile basics plus access.
+import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Auth } from '../auth/index.ts';
 import { isPlaceholderEmail, placeholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
-import { Invalid } from './errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Mailer } from '../mail/index.ts';
+import { addressTakenMail } from '../mail/templates.ts';
+import type { SmsSender } from '../sms/index.ts';
+import { numberTakenSms } from '../sms/texts.ts';
+import { Invalid, TooManyRequests } from './errors.ts';
 import { accessOf } from './permissions.ts';
 import { checkRateLimit, hitRateLimit } from './rate-limit.ts';
 
@@ -117,6 +123,13 @@ export async function signIn(
     const refused =
       (error instanceof Invalid && error.errors.form?.[0] === 'invalid-credential') ||
       CREDENTIAL_CODES.has(authCode(error) ?? '');
+    // The right password for an email not yet confirmed: the same answer as a wrong one (whoever
+    // registered an address cannot tell whether it was new or taken), and the link is mailed again.
+    if (authCode(error) === 'EMAIL_NOT_VERIFIED') {
+      void remindConfirmation(auth, db, account, meta).catch(() => {});
+      await failed();
+      throw new Invalid({ form: ['invalid-credential'] });
+    }
     if (refused) {
       await failed();
       throw new Invalid({ form: ['invalid-credential'] });
@@ -126,45 +139,111 @@ export async function signIn(
   }
 }
 
+/** What registration and phone codes need to tell the owner of a taken address or number. */
+export interface AccountNotices {
+  mailer: Mailer;
+  sms: SmsSender;
+  /** Public origin for the links (server/auth/index.ts `siteBaseUrl`). */
+  baseUrl: string;
+  logger?: Logger;
+}
+
+/** At most one "someone tried to use your address / number" notice per address or number an hour. */
+export const TAKEN_NOTICE_LIMIT = { name: 'taken-notice', limit: 1, windowSeconds: 60 * 60 } as const;
+
+/** Counts a notice to `subject`; false when one already went out this hour (then nothing is sent). */
+async function noticeAllowed(db: DB, subject: string): Promise<boolean> {
+  try {
+    await hitRateLimit(db, TAKEN_NOTICE_LIMIT, subject);
+    return true;
+  } catch (error) {
+    if (error instanceof TooManyRequests) return false;
+    throw error;
+  }
+}
+
+const ownerLocale = (locale: unknown): Locale => (isLocale(locale) ? locale : 'ar');
+const pageLink = (notices: AccountNotices, page: string, locale: Locale) =>
+  `${notices.baseUrl}${localizePath(page, locale)}`;
+
 /**
- * Creates an account and signs it in; returns the Set-Cookie headers. With an email, a confirmation
- * link is mailed. With a phone number, a code is sent by SMS and the number joins the account only
- * once confirmed (`verifyPhone`): until then nobody can sign in with it, so typing someone else's
- * number takes nothing from them.
+ * Registers a new member. The answer never says whether the email or number already has an
+ * account (docs/accounts.md):
+ * - by email, nobody is signed in: a new address gets its confirmation link, a taken one a notice
+ *   to its owner ("log in or reset your password"), after the same password hash (Better Auth
+ *   answers a taken address with a stand-in user when auto sign-in is off). Returns no cookies.
+ * - by phone, an account with a placeholder email is created and signed in either way, and
+ *   `sendPhoneCode` texts the number a code, or, when another account has confirmed it, a notice
+ *   to its owner; the number joins the new account only once its code is confirmed (`verifyPhone`),
+ *   so typing someone else's number takes nothing from them. Returns the session cookies.
  */
 export async function register(
   auth: Auth,
   db: DB,
   input: { name: string; login: string; password: string; locale: 'ar' | 'en' },
   meta: AuthMeta,
+  notices: AccountNotices,
 ): Promise<string[]> {
   await hitRateLimit(db, REGISTER_LIMIT, meta.ip || 'unknown');
   const phone = input.login.startsWith('+') ? input.login : undefined;
-  if (phone && (await phoneTaken(db, phone))) throw new Invalid({ login: ['phone-number-already-exists'] });
-  let cookies: string[];
-  try {
-    const { headers } = await auth.api.signUpEmail({
-      body: {
-        name: input.name,
-        email: phone ? placeholderEmail() : input.login,
-        password: input.password,
-        locale: input.locale,
-      },
+  if (!phone) {
+    const email = input.login.toLowerCase();
+    if (isPlaceholderEmail(email)) {
+      // Our own reserved domain is never a member's address: answered like any other, nothing made.
+      await (await auth.$context).password.hash(input.password);
+      return [];
+    }
+    const owner = await db
+      .selectFrom('users')
+      .select(['email', 'name', 'locale'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    await auth.api.signUpEmail({
+      body: { name: input.name, email, password: input.password, locale: input.locale },
       headers: meta.headers,
-      returnHeaders: true,
     });
-    cookies = headers.getSetCookie();
-  } catch (error) {
-    const code = authCode(error);
-    if (code?.startsWith('USER_ALREADY_EXISTS')) throw new Invalid({ login: ['email-already-in-use'] });
-    throw error;
+    // In the background, like the confirmation mail of a new address: the answer does not wait.
+    if (owner) {
+      void noticeTakenEmail(db, notices, owner).catch((err) =>
+        notices.logger?.error({ err }, 'taken-address notice could not be sent'),
+      );
+    }
+    return [];
   }
-  if (phone) await sendPhoneCode(auth, db, phone, meta);
-  return cookies;
+  const email = placeholderEmail();
+  await auth.api.signUpEmail({
+    body: { name: input.name, email, password: input.password, locale: input.locale },
+    headers: meta.headers,
+  });
+  const { headers } = await auth.api.signInEmail({
+    body: { email, password: input.password, rememberMe: true },
+    headers: meta.headers,
+    returnHeaders: true,
+  });
+  await sendPhoneCode(auth, db, phone, meta, notices);
+  return headers.getSetCookie();
 }
 
-const phoneTaken = async (db: DB, phone: string) =>
-  Boolean(await db.selectFrom('users').select('id').where('phone_number', '=', phone).executeTakeFirst());
+async function noticeTakenEmail(
+  db: DB,
+  notices: AccountNotices,
+  owner: { email: string; name: string; locale: unknown },
+): Promise<void> {
+  if (!(await noticeAllowed(db, owner.email))) return;
+  const locale = ownerLocale(owner.locale);
+  await notices.mailer.send(
+    addressTakenMail(
+      locale,
+      owner.email,
+      owner.name,
+      pageLink(notices, '/login', locale),
+      pageLink(notices, '/account/forget-password', locale),
+    ),
+  );
+}
+
+const phoneOwner = (db: DB, phone: string) =>
+  db.selectFrom('users').select(['id', 'locale']).where('phone_number', '=', phone).executeTakeFirst();
 
 export const OTP_SEND_LIMITS = {
   perAddress: { name: 'otp-send-ip', limit: 20, windowSeconds: 60 * 60 },
@@ -194,26 +273,45 @@ function codeRefusal(error: unknown): Invalid | undefined {
     case 'TOO_MANY_ATTEMPTS':
       return new Invalid({ code: ['too-many-code-attempts'] });
     case 'PHONE_NUMBER_EXIST':
-      return new Invalid({ phone: ['phone-number-already-exists'] });
+      // Confirmed by another account meanwhile: answered like a wrong code, as above.
+      return new Invalid({ code: ['invalid-verification-code'] });
     default:
       return undefined;
   }
 }
 
-/** Sends a 6-digit code by SMS to confirm `phone` (one per minute, five per hour per number). */
-export async function sendPhoneCode(auth: Auth, db: DB, phone: string, meta: AuthMeta): Promise<void> {
+/**
+ * Sends a 6-digit code by SMS to confirm `phone` (one per minute, five per hour per number). A number
+ * another account has confirmed gets no code: its owner is told instead (at most once an hour),
+ * and the caller sees the same answer, so the form reveals no member's number.
+ */
+export async function sendPhoneCode(
+  auth: Auth,
+  db: DB,
+  phone: string,
+  meta: AuthMeta,
+  notices: AccountNotices,
+): Promise<void> {
   await limitCodeSend(db, phone, meta.ip);
-  await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: meta.headers });
+  const owner = await phoneOwner(db, phone);
+  if (!owner) {
+    await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: meta.headers });
+    return;
+  }
+  if (!(await noticeAllowed(db, phone))) return;
+  const locale = ownerLocale(owner.locale);
+  await notices.sms.send({ to: phone, text: numberTakenSms(locale, pageLink(notices, '/login', locale)) });
 }
 
 /**
  * Confirms `phone` with its code and attaches it to the signed-in account (`headers` carry the
- * session). A number already confirmed by another account is refused.
+ * session). A number already confirmed by another account is refused like a wrong code.
  */
 export async function verifyPhone(auth: Auth, db: DB, input: { phone: string; code: string }, meta: AuthMeta) {
   await hitRateLimit(db, OTP_VERIFY_LIMITS.perAddress, meta.ip || 'unknown');
   await hitRateLimit(db, OTP_VERIFY_LIMITS.perPhone, input.phone);
-  if (await phoneTaken(db, input.phone)) throw new Invalid({ phone: ['phone-number-already-exists'] });
+  // A number another account has confirmed was sent no code (`sendPhoneCode`): every code is wrong.
+  if (await phoneOwner(db, input.phone)) throw new Invalid({ code: ['invalid-verification-code'] });
   try {
     await auth.api.verifyPhoneNumber({
       body: { phoneNumber: input.phone, code: input.code, updatePhoneNumber: true },
@@ -312,6 +410,16 @@ export async function verifyEmail(auth: Auth, db: DB, token: string, headers: He
   if (changed && !toBool(changed.emailVerified)) {
     await db.updateTable('users').set({ email_verified: true }).where('id', '=', changed.id).execute();
   }
+}
+
+/** The confirmation link again after a sign-in with the right password (one per minute per address). */
+async function remindConfirmation(auth: Auth, db: DB, email: string, meta: AuthMeta): Promise<void> {
+  try {
+    await hitRateLimit(db, VERIFY_RESEND_LIMITS.perAccount, email);
+  } catch {
+    return;
+  }
+  await auth.api.sendVerificationEmail({ body: { email }, headers: meta.headers });
 }
 
 /** Sends the verification mail again (one per minute per address). Silent for unknown emails. */

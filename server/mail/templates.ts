@@ -10,9 +10,11 @@ const escapeHtml = (s: string) =>
 function layout(
   locale: Locale,
   to: string,
-  kind: 'verify' | 'change' | 'reset',
+  kind: 'verify' | 'change' | 'reset' | 'taken',
   name: string,
   url: string,
+  /** A second, smaller link under the button. */
+  second?: string,
 ): MailMessage {
   const t = i18nFor(locale).t;
   const subject = t(`mail:${kind}.subject`);
@@ -20,6 +22,7 @@ function layout(
   const body = t(`mail:${kind}.body`);
   const button = t(`mail:${kind}.button`);
   const ignore = t(`mail:${kind}.ignore`);
+  const secondLabel = second ? t(`mail:${kind}.second`) : '';
   const footer = t('mail:footer');
   const dir = localeDirs[locale];
   const html = `<!doctype html><html lang="${localeTags[locale]}" dir="${dir}"><body style="margin:0;background:#f4f6f5;font-family:Tahoma,Arial,sans-serif;color:#1f2933">
@@ -29,11 +32,12 @@ function layout(
 <tr><td dir="${dir}" style="padding:24px;font-size:16px;line-height:1.7;text-align:${dir === 'rtl' ? 'right' : 'left'}">
 <p style="margin:0 0 12px">${escapeHtml(greeting)}</p><p style="margin:0 0 20px">${escapeHtml(body)}</p>
 <p style="margin:0 0 20px;text-align:center"><a href="${escapeHtml(url)}" style="display:inline-block;background:#18794f;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:999px;font-weight:bold">${escapeHtml(button)}</a></p>
-<p style="margin:0 0 12px;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
+${second ? `<p style="margin:0 0 20px;text-align:center"><a href="${escapeHtml(second)}" style="color:#18794f">${escapeHtml(secondLabel)}</a></p>\n` : ''}<p style="margin:0 0 12px;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
 <p style="margin:0;font-size:12px;color:#52606d;word-break:break-all" dir="ltr">${escapeHtml(url)}</p>
 </td></tr><tr><td style="padding:0 24px 20px;font-size:12px;color:#52606d;text-align:center">${escapeHtml(footer)}</td></tr>
 </table></td></tr></table></body></html>`;
-  const text = `${greeting}\n\n${body}\n\n${button}: ${url}\n\n${ignore}\n\n${footer}\n`;
+  const more = second ? `${secondLabel}: ${second}\n\n` : '';
+  const text = `${greeting}\n\n${body}\n\n${button}: ${url}\n\n${more}${ignore}\n\n${footer}\n`;
   return { to, subject, html, text };
 }
 
@@ -44,6 +48,9 @@ export const changeEmailMail = (locale: Locale, to: string, name: string, url: s
   layout(locale, to, 'change', name, url);
 export const resetPasswordMail = (locale: Locale, to: string, name: string, url: string) =>
   layout(locale, to, 'reset', name, url);
+/** To the owner of an address someone tried to register again: log in, or reset the password. */
+export const addressTakenMail = (locale: Locale, to: string, name: string, loginUrl: string, resetUrl: string) =>
+  layout(locale, to, 'taken', name, loginUrl, resetUrl);
 
 /** A contact-form message for staff, in Arabic (the back office's first language), reply-to the sender. */
 export function contactStaffMail(

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, open } from './support/helpers.ts';
+import { expectAccessible, open, registerByEmail } from './support/helpers.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 
@@ -45,15 +45,7 @@ test('post with two photos → approve → visible in both languages → edit �
 
   // A new member places the ad.
   const email = `journey-${Date.now()}@example.ly`;
-  await open(page, `/en/register?redirect=${encodeURIComponent(FORM)}`);
-  await page.getByLabel('Name').fill('Salem');
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.locator('input[name="password"]').fill('journey-passphrase');
-  await page.getByLabel('Confirm password').fill('journey-passphrase');
-  await page.locator('input[name="terms"]').evaluate((el: HTMLInputElement) => el.click());
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(new RegExp(`${FORM}$`));
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await registerByEmail(page, { name: 'Salem', email, password: 'journey-passphrase', target: FORM });
 
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Description').fill('Clean car, one owner, full service history. Seen in Souq al-Juma.');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, open } from './support/helpers.ts';
+import { expectAccessible, open, registerByEmail } from './support/helpers.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 
@@ -83,15 +83,7 @@ const card = (page: Page, n: number): Locator => page.locator('#ad-photos li').n
 
 async function register(page: Page) {
   const email = `photos-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  await open(page, `/en/register?redirect=${encodeURIComponent(FORM)}`);
-  await page.getByLabel('Name').fill('Nuri');
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.locator('input[name="password"]').fill('photos-passphrase');
-  await page.getByLabel('Confirm password').fill('photos-passphrase');
-  await page.locator('input[name="terms"]').evaluate((el: HTMLInputElement) => el.click());
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(new RegExp(`${FORM}$`));
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await registerByEmail(page, { name: 'Nuri', email, password: 'photos-passphrase', target: FORM });
 }
 
 test('photos: uploaded resized with progress, reordered, kept through a reload and a refusal, placed in order @phone', async ({

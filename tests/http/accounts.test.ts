@@ -1,31 +1,59 @@
 // Accounts over real HTTP against the built server (demo accounts seeded).
 import { describe, expect, inject, it } from 'vitest';
 import { type Browser, browser } from '../support/http-browser.ts';
+import { registerAndSignIn, withoutAddress } from '../support/members.ts';
+import { serverSql } from '../support/server-db.ts';
 import { readMails, waitForMail } from '../support/smtp-capture.ts';
 
 const mailDir = inject('mailDir');
 const unique = () => `member-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
 
+/** A registration form post; `login` is the email. */
+const registration = (login: string, extra: Record<string, string> = {}) => ({
+  name: 'Nour',
+  login,
+  password: 'a-good-passphrase',
+  password_confirmation: 'a-good-passphrase',
+  terms: 'on',
+  ...extra,
+});
+const sessionCookies = (res: Response) => res.headers.getSetCookie().filter((c) => c.startsWith('souq.session_token='));
+
 describe('registration', () => {
-  it('creates an account, signs it in and answers is-logged-in', async () => {
+  it('signs nobody in: the link mailed to the new address confirms it, then the member logs in', async () => {
     const b = browser();
-    expect(await b.whoami()).toEqual({ logged_in: false, user: null });
     const email = unique();
-    const res = await b.post('/en/register', {
-      name: 'Nour',
-      login: email,
-      password: 'a-good-passphrase',
-      password_confirmation: 'a-good-passphrase',
-      terms: 'on',
-      redirect: '/en/faq',
-    });
+    const res = await b.post('/en/register', registration(email, { redirect: '/en/faq' }));
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/en/faq');
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('souq.session_token='));
-    expect(cookie).toMatch(/HttpOnly/);
-    const me = await b.whoami();
-    expect(me.logged_in).toBe(true);
-    expect(me.user).toMatchObject({ email, name: 'Nour', is_super_admin: false, permissions: [], locale: 'en' });
+    const location = res.headers.get('location') ?? '';
+    expect(location).toBe(`/en/account/email-verification?registered=${encodeURIComponent(email)}`);
+    expect(sessionCookies(res)).toEqual([]);
+    expect(await b.whoami()).toEqual({ logged_in: false, user: null });
+    const page = await b.get(location);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('We have sent a link to');
+    expect(html).toContain(`<bdi dir="ltr">${email}</bdi>`);
+
+    // Before the link is opened the password opens nothing: the same answer as a wrong one, and the
+    // link is mailed again.
+    const early = await browser().post('/en/login', { login: email, password: 'a-good-passphrase' });
+    expect(early.status).toBe(422);
+    expect(await early.text()).toContain('The email, phone number or password is not correct.');
+    expect(sessionCookies(early)).toEqual([]);
+    const mail = await waitForMail(mailDir, email, /Confirm your email/);
+    expect(mail.body).toContain('Hello Nour,');
+    const link = mail.links.find((l) => l.includes('/en/account/email-verification?token=')) as string;
+    expect((await browser().get(localPart(link))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readMails(mailDir).filter((m) => m.to === email && /Confirm your email/.test(m.subject))).toHaveLength(2);
+
+    const member = browser();
+    const login = await member.post('/en/login', { login: email, password: 'a-good-passphrase', redirect: '/en/faq' });
+    expect(login.status).toBe(302);
+    expect(login.headers.get('location')).toBe('/en/faq');
+    const me = await member.whoami();
+    expect(me.user).toMatchObject({ email, name: 'Nour', email_verified: true, permissions: [], locale: 'en' });
     expect(JSON.stringify(me)).not.toMatch(/password|scrypt|hash/i);
   });
 
@@ -44,20 +72,52 @@ describe('registration', () => {
     expect(html).toContain('The name field must be at least 2 characters');
     expect(html).toContain('The password field must be at least 8 characters');
     expect(html).toContain('You must accept the terms of use');
-    const login = await b.post('/en/login', { login: email, password: 'short' });
-    expect(login.status).toBe(422);
+    expect(serverSql('select id from users where email = ?', email)).toEqual([]);
   });
 
-  it('tells a taken email apart only at registration', async () => {
-    const res = await browser().post('/register', {
-      name: 'سالم',
-      login: 'user@souq.test',
-      password: 'another-passphrase',
-      password_confirmation: 'another-passphrase',
-      terms: 'on',
-    });
-    expect(res.status).toBe(422);
-    expect(await res.text()).toContain('هذا البريد الإلكتروني مسجّل بحساب آخر');
+  it('answers a taken email exactly like a new one, and tells the owner in the owner’s language', async () => {
+    // The owner: an English-speaking member with a confirmed address.
+    const owner = unique();
+    await registerMember(browser(), 'en', owner);
+    const fresh = unique();
+    // Both from Arabic pages, each from its own address.
+    const taken = await browser().post('/register', registration(owner));
+    const created = await browser().post('/register', registration(fresh));
+    expect(taken.status).toBe(302);
+    expect(created.status).toBe(taken.status);
+    const placeholder = (res: Response, email: string) =>
+      (res.headers.get('location') ?? '').replace(encodeURIComponent(email), 'ADDRESS');
+    expect(placeholder(taken, owner)).toBe('/account/email-verification?registered=ADDRESS');
+    expect(placeholder(created, fresh)).toBe(placeholder(taken, owner));
+    expect(taken.headers.getSetCookie()).toEqual([]);
+    expect(created.headers.getSetCookie()).toEqual([]);
+    // The page each lands on says the same, but for the address.
+    const visible = async (res: Response, email: string) => {
+      const page = await browser().get(res.headers.get('location') ?? '');
+      expect(page.status).toBe(200);
+      return withoutAddress(await page.text(), email);
+    };
+    const takenPage = await visible(taken, owner);
+    expect(takenPage).toContain('أرسلنا رابطًا إلى');
+    expect(await visible(created, fresh)).toBe(takenPage);
+
+    // The owner is told, in English, with a way in; the new address gets its confirmation link.
+    const notice = await waitForMail(mailDir, owner, /Someone tried to create a Souq account/);
+    expect(notice.body).toContain('It already belongs to your account');
+    expect(notice.links.some((l) => localPart(l) === '/en/login')).toBe(true);
+    expect(notice.links.some((l) => localPart(l) === '/en/account/forget-password')).toBe(true);
+    await waitForMail(mailDir, fresh, /أكّد بريدك الإلكتروني/);
+    // Nothing changed for the owner: one account, the old password.
+    expect(serverSql('select id from users where email = ?', owner)).toHaveLength(1);
+    expect((await browser().post('/en/login', { login: owner, password: 'a-good-passphrase' })).status).toBe(422);
+    expect((await browser().post('/en/login', { login: owner, password: 'first-passphrase' })).status).toBe(302);
+
+    // At most one notice an hour: a second try gets the same answer and sends nothing.
+    const again = await browser().post('/register', registration(owner));
+    expect(placeholder(again, owner)).toBe(placeholder(taken, owner));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readMails(mailDir).filter((m) => m.to === owner && /Someone tried/.test(m.subject))).toHaveLength(1);
+    expect(readMails(mailDir).filter((m) => m.to === owner && /Confirm your email/.test(m.subject))).toHaveLength(1);
   });
 });
 
@@ -170,8 +230,9 @@ const localPart = (link: string) => {
   return u.pathname + u.search;
 };
 
-async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en', email = unique()) {
-  const res = await b.post(locale === 'en' ? '/en/register' : '/register', {
+/** Registers through the form; the address stays unconfirmed and nobody is signed in. */
+async function registerOnly(locale: 'en' | 'ar' = 'en', email = unique()) {
+  const res = await browser().post(locale === 'en' ? '/en/register' : '/register', {
     name: 'Huda',
     login: email,
     password: 'first-passphrase',
@@ -182,11 +243,15 @@ async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en', email = un
   return email;
 }
 
+/** A confirmed member signed in on `b` (the confirmation done in the database). */
+async function registerMember(b: Browser, locale: 'en' | 'ar' = 'en', email = unique()) {
+  await registerAndSignIn(b, { name: 'Huda', email, password: 'first-passphrase', locale });
+  return email;
+}
+
 describe('email verification', () => {
-  it('mails a link in the member’s language that confirms the email and signs in', async () => {
-    const b = browser();
-    const email = await registerMember(b);
-    expect((await b.whoami()).user).toMatchObject({ email, email_verified: false });
+  it('mails a link in the member’s language that confirms the email without signing anyone in', async () => {
+    const email = await registerOnly();
     const mail = await waitForMail(mailDir, email, /Confirm your email/);
     expect(mail.body).toContain('Hello Huda,');
     const link = mail.links.find((l) => l.includes('/en/account/email-verification?token='));
@@ -198,7 +263,7 @@ describe('email verification', () => {
     expect(await res.text()).toContain('Your email is confirmed');
     // The link confirms; it does not sign in whoever holds it.
     expect((await visitor.whoami()).logged_in).toBe(false);
-    expect((await b.whoami()).user).toMatchObject({ email, email_verified: true });
+    expect(serverSql('select email_verified from users where email = ?', email)).toEqual([{ email_verified: 1 }]);
 
     const forged = await browser().get(`/en/account/email-verification?token=${'x'.repeat(40)}`);
     expect(forged.status).toBe(400);
@@ -206,8 +271,7 @@ describe('email verification', () => {
   });
 
   it('resends at most once a minute and never for unknown or verified emails', async () => {
-    const b = browser();
-    const email = await registerMember(b);
+    const email = await registerOnly();
     await waitForMail(mailDir, email, /Confirm your email/);
     const count = () => readMails(mailDir).filter((m) => m.to === email).length;
     const before = count();

@@ -8,6 +8,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
+import { registerAndSignIn } from '../support/members.ts';
 
 const base = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -32,14 +33,7 @@ interface ApiError {
 async function member(): Promise<Browser> {
   const b = browser();
   const email = `photos-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  const res = await b.post('/en/register', {
-    name: 'Salem',
-    login: email,
-    password: 'photos-passphrase',
-    password_confirmation: 'photos-passphrase',
-    terms: 'on',
-  });
-  expect(res.status).toBe(302);
+  await registerAndSignIn(b, { name: 'Salem', email, password: 'photos-passphrase' });
   expect((await b.get('/api/csrf-cookie')).status).toBe(204);
   return b;
 }

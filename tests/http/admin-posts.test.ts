@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
+import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query, withServerDb } from '../support/server-db.ts';
 
 const base = inject('baseUrl');
@@ -23,14 +24,7 @@ async function signIn(login: string, password = 'password123'): Promise<Browser>
 async function register(name: string): Promise<{ b: Browser; email: string; id: string }> {
   const b = browser();
   const email = `${name.toLowerCase()}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  const res = await b.post('/en/register', {
-    name,
-    login: email,
-    password: 'moderation-passphrase',
-    password_confirmation: 'moderation-passphrase',
-    terms: 'on',
-  });
-  expect(res.status).toBe(302);
+  await registerAndSignIn(b, { name: name, email, password: 'moderation-passphrase' });
   const id = query<{ id: string }>('select id from users where email = ?', email)[0]?.id as string;
   return { b, email, id };
 }

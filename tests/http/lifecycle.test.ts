@@ -1,6 +1,8 @@
 // Process behaviour: configuration errors, graceful shutdown, a cluster of workers.
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { startBuiltServer } from '../../scripts/lib/built-server.ts';
 
@@ -73,12 +75,14 @@ describe('process lifecycle', () => {
         }).toString(),
       });
       expect(res.status).toBe(302);
-      const cookie = res.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-      const me = await (await fetch(`${server.url}/api/is-logged-in`, { headers: { cookie } })).json();
-      expect(me.user).toMatchObject({ email: 'no-mail@example.ly', email_verified: false });
+      expect(res.headers.get('location')).toBe('/en/account/email-verification?registered=no-mail%40example.ly');
+      const db = new DatabaseSync(path.join(server.dataDir, 'souq.db'), { timeout: 5000 });
+      try {
+        const rows = db.prepare('select email_verified from users where email = ?').all('no-mail@example.ly');
+        expect(rows).toEqual([{ email_verified: 0 }]);
+      } finally {
+        db.close();
+      }
     } finally {
       await server.stop();
     }

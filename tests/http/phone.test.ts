@@ -2,6 +2,8 @@
 // console SMS adapter's outbox in the server's DATA_DIR.
 import { describe, expect, inject, it } from 'vitest';
 import { browser } from '../support/http-browser.ts';
+import { registerAndSignIn, withoutAddress } from '../support/members.ts';
+import { serverSql } from '../support/server-db.ts';
 import { codeOf, readSms, waitForSms } from '../support/sms-outbox.ts';
 
 const dataDir = inject('dataDir');
@@ -94,21 +96,79 @@ describe('sign-up by phone', () => {
     expect(sms.text).toContain('صالح لمدة ١٠ دقائق');
   });
 
-  it('refuses a number another account has confirmed, and unconfirmed numbers cannot sign in', async () => {
-    const { b, phone, location } = await registerByPhone();
+  it('keeps unconfirmed numbers from signing in', async () => {
+    const { phone } = await registerByPhone();
     const unconfirmed = await browser().post('/en/login', { login: phone.local, password: 'phone-passphrase' });
     expect(unconfirmed.status).toBe(422);
-    const sms = await waitForSms(dataDir, phone.e164, /Souq code/);
-    await b.post(location, { intent: 'verify', phone: phone.e164, code: codeOf(sms) });
-    const taken = await browser().post('/en/register', {
+  });
+
+  it('answers a number another account has confirmed like a new one, and texts its owner instead', async () => {
+    // The owner: a member whose confirmed number is `taken` and who reads Arabic.
+    const owner = browser();
+    const email = `phone-owner-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
+    await registerAndSignIn(owner, { name: 'Owner', email, password: 'owner-passphrase', locale: 'ar' });
+    const taken = newNumber();
+    serverSql(
+      'update users set phone_number = ?, phone_number_verified = 1 where email = ? returning id',
+      taken.e164,
+      email,
+    );
+    const fresh = newNumber();
+    const before = readSms(dataDir).length;
+    const form = (login: string) => ({
       name: 'Other',
-      login: phone.e164,
-      password: 'phone-passphrase',
-      password_confirmation: 'phone-passphrase',
+      login,
+      password: 'other-passphrase',
+      password_confirmation: 'other-passphrase',
       terms: 'on',
+      redirect: '/en/faq',
     });
-    expect(taken.status).toBe(422);
-    expect(await taken.text()).toContain('This phone number already belongs to an account.');
+    const a = browser();
+    const b = browser();
+    const takenRes = await a.post('/en/register', form(taken.local));
+    const freshRes = await b.post('/en/register', form(fresh.local));
+    expect(takenRes.status).toBe(302);
+    expect(freshRes.status).toBe(takenRes.status);
+    const shape = (res: Response, number: string) => ({
+      location: (res.headers.get('location') ?? '').replace(encodeURIComponent(number), 'NUMBER'),
+      cookies: res.headers
+        .getSetCookie()
+        .map((c) => c.replace(/=[^;]*/, '=VALUE').replace(/Expires=[^;]*/i, 'Expires=DATE')),
+    });
+    expect(shape(takenRes, taken.e164)).toEqual(shape(freshRes, fresh.e164));
+    expect(shape(takenRes, taken.e164).location).toBe(
+      '/en/account/phone-verification?phone=NUMBER&sent=1&redirect=%2Fen%2Ffaq',
+    );
+    expect(shape(takenRes, taken.e164).cookies.some((c) => c.startsWith('souq.session_token=VALUE'))).toBe(true);
+    // Both are signed in to a new account without a number, and see the same code page.
+    expect((await a.whoami()).user).toMatchObject({ name: 'Other', phone: null, email: null });
+    expect((await b.whoami()).user).toMatchObject({ name: 'Other', phone: null, email: null });
+    const page = async (who: typeof a, res: Response, number: string) =>
+      withoutAddress(await (await who.get(res.headers.get('location') ?? '')).text(), number);
+    expect(await page(a, takenRes, taken.e164)).toBe(await page(b, freshRes, fresh.e164));
+
+    // The new number gets its code; the owner gets a notice in Arabic, with no code in it.
+    await waitForSms(dataDir, fresh.e164, /Souq code/);
+    const notice = await waitForSms(dataDir, taken.e164, /حاول أحدهم استخدام رقمك/);
+    expect(notice.text).toContain('/login');
+    expect(codeOf(notice)).toBe('');
+    expect(
+      readSms(dataDir)
+        .slice(before)
+        .filter((m) => m.to === taken.e164),
+    ).toHaveLength(1);
+
+    // On the code page every code is wrong, and the number stays the owner's.
+    const wrong = await a.post(takenRes.headers.get('location') ?? '', {
+      intent: 'verify',
+      phone: taken.e164,
+      code: '123456',
+      redirect: '/en/faq',
+    });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain('This code is not right');
+    expect((await a.whoami()).user).toMatchObject({ phone: null });
+    expect((await owner.whoami()).user).toMatchObject({ phone: taken.e164 });
   });
 
   it('voids a code after five wrong tries and limits how often codes are sent', async () => {

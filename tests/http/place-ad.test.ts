@@ -2,19 +2,13 @@
 // pre-moderation), the double-submit guard and the refusals of bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, browser } from '../support/http-browser.ts';
+import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query } from '../support/server-db.ts';
 
 async function member(): Promise<Browser> {
   const b = browser();
   const email = `seller-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  const res = await b.post('/en/register', {
-    name: 'Seller',
-    login: email,
-    password: 'seller-passphrase',
-    password_confirmation: 'seller-passphrase',
-    terms: 'on',
-  });
-  expect(res.status).toBe(302);
+  await registerAndSignIn(b, { name: 'Seller', email, password: 'seller-passphrase' });
   return b;
 }
 

@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
+import { registerAndSignIn } from '../support/members.ts';
 import { readMails, waitForMail } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
@@ -18,14 +19,7 @@ const PASSWORD = 'profile-passphrase';
 async function member(): Promise<{ b: Browser; email: string }> {
   const b = browser();
   const email = unique();
-  const res = await b.post('/en/register', {
-    name: 'Hana',
-    login: email,
-    password: PASSWORD,
-    password_confirmation: PASSWORD,
-    terms: 'on',
-  });
-  expect(res.status).toBe(302);
+  await registerAndSignIn(b, { name: 'Hana', email, password: PASSWORD });
   return { b, email };
 }
 

@@ -2,18 +2,13 @@
 // real form, and a shortcut to publish it (as a moderator would) with a chosen last bump.
 import { expect } from 'vitest';
 import { type Browser, browser } from './http-browser.ts';
+import { registerAndSignIn } from './members.ts';
 import { serverSql as sql } from './server-db.ts';
 
 export async function member(prefix = 'member'): Promise<Browser> {
   const b = browser();
   const email = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
-  await b.post('/en/register', {
-    name: 'Member',
-    login: email,
-    password: 'member-passphrase',
-    password_confirmation: 'member-passphrase',
-    terms: 'on',
-  });
+  await registerAndSignIn(b, { name: 'Member', email, password: 'member-passphrase' });
   return b;
 }
 

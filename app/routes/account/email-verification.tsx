@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
-import { data, Form, Link } from 'react-router';
+import { data, Form, Link, useSearchParams } from 'react-router';
 import { EmailField, FormError, SubmitButton, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
@@ -55,6 +55,10 @@ export default function EmailVerificationPage({ loaderData, actionData }: Route.
     resendVerificationSchema,
     sent ? undefined : actionData?.result,
   );
+  // Right after registering (new and taken addresses land here alike): where the link went.
+  const [params] = useSearchParams();
+  const registered = params.get('registered') ?? '';
+  const registeredTo = registered.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(registered) ? registered : null;
   if (loaderData.verified) {
     return (
       <Stack gap="md" align="center" ta="center" role="status">
@@ -75,6 +79,14 @@ export default function EmailVerificationPage({ loaderData, actionData }: Route.
         {t('verify.title')}
       </Title>
       <FormError code={loaderData.linkError} />
+      {registeredTo && !sent ? (
+        <Alert color="brand" icon={<IconMailCheck aria-hidden />} role="status">
+          {t('verify.registered')} <bdi dir="ltr">{registeredTo}</bdi>
+          <Text size="sm" mt="xs">
+            {t('verify.registered-next')}
+          </Text>
+        </Alert>
+      ) : null}
       {sent ? (
         <Alert color="brand" icon={<IconMailCheck aria-hidden />} role="status">
           {t('verify.sent')}

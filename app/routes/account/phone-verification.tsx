@@ -7,7 +7,7 @@ import { CodeField, FormError, SubmitButton, useFieldError, useValidatedForm } f
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { afterAuthTarget, authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { accountNotices, afterAuthTarget, authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
@@ -60,7 +60,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyOnRefusal(
     (opts) => submission.reply(opts),
     async () => {
-      await sendPhoneCode(auth, db(context), submission.value.phone, authMeta(request, context));
+      await sendPhoneCode(
+        auth,
+        db(context),
+        submission.value.phone,
+        authMeta(request, context),
+        accountNotices(context),
+      );
       return redirect(codePage(request, submission.value.phone, redirectTo));
     },
   );

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
 import { Trans } from 'react-i18next';
-import { data, Form, Link, useSearchParams } from 'react-router';
+import { data, Form, Link, redirect, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
   FormError,
@@ -17,6 +17,7 @@ import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import {
+  accountNotices,
   afterAuthTarget,
   authMeta,
   externalSignInPost,
@@ -60,6 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         db(context),
         { name: input.name, login: input.login, password: input.password, locale: localeOf(request) },
         authMeta(request, context),
+        accountNotices(context),
       );
       const target = afterAuthTarget(request, input.redirect);
       // A phone number is confirmed next, with the code just sent; then the member goes on.
@@ -70,7 +72,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           cookies,
         );
       }
-      return redirectWithCookies(target, cookies);
+      // An email is confirmed by its link before anyone signs in; new and taken addresses end here alike.
+      const query = new URLSearchParams({ registered: input.login.toLowerCase() });
+      return redirect(`${localizePath('/account/email-verification', localeOf(request))}?${query}`);
     },
   );
 }

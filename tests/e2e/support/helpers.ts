@@ -1,5 +1,7 @@
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { waitForMail } from '../../support/smtp-capture.ts';
 
 /** Opens a page and waits until React has hydrated it. */
 export async function open(page: Page, path: string) {
@@ -13,4 +15,40 @@ export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/**
+ * Registers by email through the form, opens the mailed confirmation link and logs in, ending on
+ * `target` (registration itself signs nobody in: docs/accounts.md). The e2e server has no SMTP_URL,
+ * so its mails are files in DATA_DIR/mail.
+ */
+export async function registerByEmail(
+  page: Page,
+  input: { name: string; email: string; password: string; target: string },
+) {
+  const localPart = (link: string) => {
+    const u = new URL(link);
+    return u.pathname + u.search;
+  };
+  await open(page, `/en/register?redirect=${encodeURIComponent(input.target)}`);
+  await page.getByLabel('Name').fill(input.name);
+  await page.getByLabel('Email or phone number').fill(input.email);
+  await page.locator('input[name="password"]').fill(input.password);
+  await page.getByLabel('Confirm password').fill(input.password);
+  await page.locator('input[name="terms"]').evaluate((el: HTMLInputElement) => el.click());
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/en\/account\/email-verification\?registered=/);
+  const mail = await waitForMail(
+    path.join(process.env.E2E_DATA_DIR as string, 'mail'),
+    input.email,
+    /Confirm your email/,
+  );
+  await open(page, localPart(mail.links.find((l) => l.includes('email-verification')) as string));
+  await expect(page.getByRole('heading', { name: 'Your email is confirmed' })).toBeVisible();
+  await open(page, `/en/login?redirect=${encodeURIComponent(input.target)}`);
+  await page.getByLabel('Email or phone number').fill(input.email);
+  await page.locator('input[name="password"]').fill(input.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${input.target}$`));
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }
