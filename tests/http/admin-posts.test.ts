@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { testPhone } from '../support/ads.ts';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
 import { serverSql as query, withServerDb } from '../support/server-db.ts';
 
@@ -32,6 +33,8 @@ async function register(name: string): Promise<{ b: Browser; email: string; id: 
   });
   expect(res.status).toBe(302);
   const id = query<{ id: string }>('select id from users where email = ?', email)[0]?.id as string;
+  // Placing an ad needs a confirmed phone number.
+  query('update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id', testPhone(), id);
   return { b, email, id };
 }
 
@@ -68,6 +71,7 @@ async function placeAd(b: Browser, form: string, title: string, over: Record<str
     price: '45000',
     currency: 'LYD',
     city: String(cityId(CITY)),
+    contact_phone: 'on',
     submission_key: `k-${Math.random()}`,
     ...attrs,
     ...over,

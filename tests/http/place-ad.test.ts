@@ -1,6 +1,7 @@
 // Place your ad over real HTTP: the drill-down, the form of a leaf category, placing (pending under
 // pre-moderation), the double-submit guard and the refusals of bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testPhone } from '../support/ads.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 import { serverSql as query } from '../support/server-db.ts';
 
@@ -15,6 +16,12 @@ async function member(): Promise<Browser> {
     terms: 'on',
   });
   expect(res.status).toBe(302);
+  // Placing an ad needs a confirmed phone number.
+  query(
+    'update users set phone_number = ?, phone_number_verified = 1 where email = ? returning id',
+    testPhone(),
+    email,
+  );
   return b;
 }
 
@@ -33,6 +40,7 @@ const ad = (over: Record<string, string> = {}) => ({
   city: String(tripoli),
   'attrs.year': '2015',
   'attrs.model': 'corolla',
+  contact_phone: 'on',
   submission_key: `k-${Math.random()}`,
   ...over,
 });
