@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, open } from './support/helpers.ts';
+import { confirmPhoneFromAdForm, expectAccessible, open } from './support/helpers.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 
@@ -92,6 +92,7 @@ async function register(page: Page) {
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(new RegExp(`${FORM}$`));
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await confirmPhoneFromAdForm(page);
 }
 
 test('photos: uploaded resized with progress, reordered, kept through a reload and a refusal, placed in order @phone', async ({

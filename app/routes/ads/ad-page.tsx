@@ -409,9 +409,9 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                   ) : null}
                   {ad.contact.whatsapp ? (
                     loaderData.signedIn ? (
-                      // A plain post: the server checks, limits and counts, then sends the browser
-                      // on to wa.me (the app on a phone) with a 303. Works without JavaScript.
-                      <Form method="post" reloadDocument>
+                      // A post: the server checks, limits and counts, then sends the browser on to
+                      // wa.me (the app on a phone) with a 303. Works without JavaScript.
+                      <Form method="post">
                         <input type="hidden" name="intent" value="whatsapp" />
                         <Button
                           type="submit"
