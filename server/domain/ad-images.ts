@@ -46,8 +46,12 @@ function storedVariants(row: AdImageRef): StoredVariant[] {
   return Array.isArray(list) ? list : [];
 }
 
-/** Storage keys of every file of a row: its recorded variants and, to be safe, every current variant name. */
+/**
+ * Storage keys of every file of a row: its recorded variants and, to be safe, every current variant
+ * name. Only under `ads/`: whatever a row holds, deleting an ad photo never reaches an avatar.
+ */
 export function adImageKeys(row: AdImageRef): string[] {
+  if (!row.key.startsWith('ads/')) return [];
   const names = new Set<string>([...storedVariants(row).map((v) => v.name), ...AD_PHOTO_VARIANTS.map((v) => v.name)]);
   return [...names].map((name) => `${row.key}-${name}.webp`);
 }

@@ -14,6 +14,7 @@ import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
 import { type ApproximateLocation, approximateLocation } from './geo.ts';
+import { hitRateLimit } from './rate-limit.ts';
 
 export interface AdDetail {
   label: Pick<Attribute, 'key' | 'name_ar' | 'name_en' | 'type' | 'unit_ar' | 'unit_en'>;
@@ -42,7 +43,12 @@ export interface AdView {
   area: { name_ar: string; name_en: string; lat: number; lng: number } | null;
   /** Where the map shows the ad: approximate, never the owner's pin. */
   location: ApproximateLocation;
-  seller: { id: string; name: string; image: string | null; member_since: string; phone: string | null } | null;
+  /** Never the seller's phone number: that reaches a visitor only through `revealSellerPhone`. */
+  seller: { id: string; name: string; image: string | null; member_since: string } | null;
+  /**
+   * The ways to reach the seller the page offers: the ad's choice, and only while the seller has a
+   * confirmed phone number (read now, so an ad never shows a dead button).
+   */
   contact: { phone: boolean; whatsapp: boolean };
   photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
   details: AdDetail[];
@@ -108,6 +114,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       'users.image as seller_image',
       'users.created_at as seller_since',
       'users.phone_number as seller_phone',
+      'users.phone_number_verified as seller_phone_verified',
       'users.banned_at as seller_banned',
     ])
     .where('ads.id', '=', id)
@@ -156,6 +163,8 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     });
   }
   const featuredUntil = ad.featured_until ? new Date(ad.featured_until as string) : null;
+  const seller = ad.seller_id && !ad.seller_banned;
+  const reachable = !!seller && hasConfirmedPhone(ad.seller_phone, ad.seller_phone_verified);
   return {
     id: ad.id,
     slug: ad.slug,
@@ -180,17 +189,18 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       area,
       { lat: ad.city_lat, lng: ad.city_lng },
     ),
-    seller:
-      ad.seller_id && !ad.seller_banned
-        ? {
-            id: ad.seller_id,
-            name: ad.seller_name as string,
-            image: ad.seller_image,
-            member_since: toIso(ad.seller_since),
-            phone: ad.seller_phone,
-          }
-        : null,
-    contact: { phone: toBool(ad.contact_phone), whatsapp: toBool(ad.contact_whatsapp) },
+    seller: seller
+      ? {
+          id: ad.seller_id as string,
+          name: ad.seller_name as string,
+          image: ad.seller_image,
+          member_since: toIso(ad.seller_since),
+        }
+      : null,
+    contact: {
+      phone: reachable && toBool(ad.contact_phone),
+      whatsapp: reachable && toBool(ad.contact_whatsapp),
+    },
     photos: photos.map((p) => ({ id: p.id, width: p.width, height: p.height, urls: adImageUrls(p) })),
     details,
   };
@@ -384,6 +394,54 @@ export async function countView(db: DB, adId: number, visitor: string, now = new
     .execute();
   await db.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
   return true;
+}
+
+/** A member's number counts only once confirmed by SMS code. */
+export const hasConfirmedPhone = (phone: string | null | undefined, verified: unknown): phone is string =>
+  !!phone && toBool(verified);
+
+/** Numbers a member may have revealed (calls and WhatsApp together) per hour. */
+export const PHONE_REVEAL_LIMIT = { name: 'reveal-phone', limit: 30, windowSeconds: 60 * 60 } as const;
+
+/**
+ * The seller's phone number for a signed-in member who asked for it on the ad page, to call or to
+ * open WhatsApp: only for a published ad that offers that channel and whose seller (not banned)
+ * has a confirmed number; anything else is NotFound. Counted against the member's limit
+ * (TooManyRequests past it) and as one of the ad's phone reveals.
+ */
+export async function revealSellerPhone(
+  db: DB,
+  adId: number,
+  viewerId: string,
+  channel: 'phone' | 'whatsapp',
+  now = new Date(),
+): Promise<string> {
+  const ad = await db
+    .selectFrom('ads')
+    .innerJoin('users', 'users.id', 'ads.user_id')
+    .select([
+      'ads.status',
+      'ads.contact_phone',
+      'ads.contact_whatsapp',
+      'users.phone_number',
+      'users.phone_number_verified',
+      'users.banned_at',
+    ])
+    .where('ads.id', '=', adId)
+    .executeTakeFirst();
+  if (!ad) throw new NotFound('errors.not-found');
+  const offered = channel === 'phone' ? ad.contact_phone : ad.contact_whatsapp;
+  if (
+    ad.status !== 'published' ||
+    ad.banned_at ||
+    !toBool(offered) ||
+    !hasConfirmedPhone(ad.phone_number, ad.phone_number_verified)
+  ) {
+    throw new NotFound('errors.not-found');
+  }
+  await hitRateLimit(db, PHONE_REVEAL_LIMIT, viewerId, now.getTime());
+  await countPhoneReveal(db, adId, now);
+  return ad.phone_number;
 }
 
 /** Counts a phone reveal (rate-limited by the caller), in total and for the day. */

@@ -8,6 +8,7 @@ import type { AdStatus, Database } from '../db/schema.ts';
 import { toNumber } from '../db/values.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { adChanged } from './ad-changes.ts';
+import { hasConfirmedPhone } from './ad-view.ts';
 import type { Attribute, CategoryPath } from './catalog.ts';
 import { getCategoryPath } from './catalog.ts';
 import { Invalid, NotFound } from './errors.ts';
@@ -151,6 +152,31 @@ async function checkPlace(trx: Tx, input: Pick<AdInput, 'city' | 'area'>) {
       .executeTakeFirst();
     if (!area) throw new Invalid({ area: ['in'] });
   }
+}
+
+/** The member's confirmed phone number (E.164), or null: what the ad form offers buyers. */
+export async function confirmedPhone(db: Tx, userId: string): Promise<string | null> {
+  const user = await db
+    .selectFrom('users')
+    .select(['phone_number', 'phone_number_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return user && hasConfirmedPhone(user.phone_number, user.phone_number_verified) ? user.phone_number : null;
+}
+
+/**
+ * Every ad can be answered today (chat is not built yet): calls and WhatsApp go to the seller's
+ * confirmed phone number, so an ad needs that number and at least one of the two, whatever the
+ * client sent (docs/product-notes.md, "Contact options").
+ */
+async function checkContact(trx: Tx, userId: string, input: Pick<AdInput, 'contact_phone' | 'contact_whatsapp'>) {
+  if (!(await confirmedPhone(trx, userId))) {
+    throw new Invalid({
+      contact_phone: ['phone-unconfirmed'],
+      ...(input.contact_whatsapp ? { contact_whatsapp: ['phone-unconfirmed'] } : {}),
+    });
+  }
+  if (!input.contact_phone && !input.contact_whatsapp) throw new Invalid({ contact_phone: ['contact-required'] });
 }
 
 /** The member's pending and published ads (what the allowance counts). */
@@ -339,6 +365,7 @@ export async function createAd(
 
     await checkAllowance(trx, actor.id);
     await checkPlace(trx, input);
+    await checkContact(trx, actor.id, input);
 
     const status: AdStatus = settings.moderation === 'post' ? 'published' : 'pending';
     const live = status === 'published';
@@ -475,6 +502,7 @@ export async function updateAd(
     if (!ad) throw new NotFound('errors.not-found');
     const status = ad.status as AdStatus;
     await checkPlace(trx, input);
+    await checkContact(trx, actor.id, input);
 
     const fields = adFields(input);
     const before: Record<string, unknown> = {

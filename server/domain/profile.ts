@@ -152,6 +152,17 @@ export function avatarKeys(image: string | null | undefined): string[] {
   return m ? AVATAR_VARIANTS.map((v) => `${m[1]}-${v.name}.webp`) : [];
 }
 
+/**
+ * The storage keys of a member's own avatar, from the URL in their `image` column: only keys in
+ * the member's own folder (derived from their id), none otherwise. `users.image` can be written
+ * through Better Auth's `update-user` endpoint, so it may name another member's photo; deleting
+ * "the previous photo" must never reach into their folder.
+ */
+export function ownAvatarKeys(userId: string, image: string | null | undefined): string[] {
+  const prefix = `avatars/${avatarFolder(userId)}/`;
+  return avatarKeys(image).filter((key) => key.startsWith(prefix));
+}
+
 /** The URL of another variant of one of our avatars (an external picture is returned as it is). */
 export function avatarVariantUrl(image: string | null | undefined, variant: string): string | null {
   if (!image) return null;
@@ -197,7 +208,7 @@ export async function updateAvatar(db: DB, storage: MediaStorage, userId: string
     await deleteFiles(storage, keys);
     throw error;
   }
-  await deleteFiles(storage, avatarKeys(previous));
+  await deleteFiles(storage, ownAvatarKeys(userId, previous));
   return url;
 }
 
@@ -206,7 +217,7 @@ export async function removeAvatar(db: DB, storage: MediaStorage, userId: string
   const row = await db.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
   if (!row) throw new NotFound('errors.user-not-found');
   await db.updateTable('users').set({ image: null, updated_at: new Date() }).where('id', '=', userId).execute();
-  await deleteFiles(storage, avatarKeys(row.image));
+  await deleteFiles(storage, ownAvatarKeys(userId, row.image));
 }
 
 // Email and password ----------------------------------------------------------------------------
@@ -431,7 +442,7 @@ export async function releaseAccountData(trx: DB, userId: string): Promise<Relea
     }
   }
   return {
-    files: [...avatarKeys(user.image), ...(await userAdImageKeys(trx, userId))],
+    files: [...ownAvatarKeys(userId, user.image), ...(await userAdImageKeys(trx, userId))],
     ads: live.map((a) => a.id),
   };
 }

@@ -22,7 +22,8 @@ export function securityHeaders(opts: { development: boolean; mapTileUrl: string
       `connect-src 'self' ws: wss:`,
       `object-src 'none'`,
       `base-uri 'self'`,
-      `form-action 'self'`,
+      // The ad page's WhatsApp button is a form whose answer sends the browser on to WhatsApp.
+      `form-action 'self' https://wa.me https://api.whatsapp.com`,
       `frame-ancestors 'none'`,
     ];
     res.setHeader('Content-Security-Policy', csp.join('; '));

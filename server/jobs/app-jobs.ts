@@ -45,7 +45,7 @@ export const handlers: Record<string, JobHandler> = {
   },
   /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
   'prune-unconfirmed-phone-signups': async (_payload, { db, logger }) => {
-    const removed = await pruneUnconfirmedPhoneSignups(db);
+    const removed = await pruneUnconfirmedPhoneSignups(db, Date.now(), storage);
     if (removed) logger.info({ removed }, 'unconfirmed phone sign-ups removed');
   },
 };

@@ -1,6 +1,10 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderEmail } from '../../server/auth/placeholder-email.ts';
 import { pruneUnconfirmedPhoneSignups } from '../../server/domain/account-cleanup.ts';
+import { createLocalStorage } from '../../server/media/storage.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 describe.each(dialects)('unconfirmed phone sign-ups on %s', (dialect) => {
@@ -14,7 +18,7 @@ describe.each(dialects)('unconfirmed phone sign-ups on %s', (dialect) => {
   const now = Date.parse('2026-11-21T12:00:00Z');
   async function user(
     id: string,
-    fields: { email?: string; phone?: string | null; ageDays: number; provider?: string },
+    fields: { email?: string; phone?: string | null; ageDays: number; provider?: string; image?: string },
   ) {
     const created = new Date(now - fields.ageDays * DAY).toISOString();
     await t.db
@@ -24,6 +28,7 @@ describe.each(dialects)('unconfirmed phone sign-ups on %s', (dialect) => {
         name: id,
         email: fields.email ?? placeholderEmail(),
         phone_number: fields.phone ?? null,
+        image: fields.image ?? null,
         created_at: created,
         updated_at: created,
       } as never)
@@ -52,5 +57,33 @@ describe.each(dialects)('unconfirmed phone sign-ups on %s', (dialect) => {
     expect(left).toEqual(['confirmed-phone', 'firebase-phone-only', 'real-email', 'recent']);
     expect(await t.db.selectFrom('accounts').select('id').where('user_id', '=', 'stale').execute()).toEqual([]);
     expect(await pruneUnconfirmedPhoneSignups(t.db, now)).toBe(0);
+  });
+
+  it("deletes a removed account's own files only", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'souq-cleanup-'));
+    try {
+      const storage = createLocalStorage(path.join(dir, 'uploads'));
+      const file = (key: string) => path.join(dir, 'uploads', key);
+      const bytes = Buffer.from('webp bytes');
+      const keys = {
+        own: ['avatars/gone/0123456789abcdef-large.webp', 'avatars/gone/0123456789abcdef-small.webp'],
+        theirs: ['avatars/kept/fedcba9876543210-large.webp', 'avatars/kept/fedcba9876543210-small.webp'],
+        photo: ['ads/2026/11/aaaaaaaaaaaaaaaa-thumb.webp'],
+      };
+      for (const key of Object.values(keys).flat()) await storage.put(key, bytes, 'image/webp');
+      await user('gone', { ageDays: 9, image: `/uploads/${keys.own[0]}` });
+      // An unconfirmed sign-up whose photo column names someone else's photo.
+      await user('gone-too', { ageDays: 9, image: `/uploads/${keys.theirs[0]}` });
+      await user('kept', { ageDays: 9, email: 'kept@example.ly', image: `/uploads/${keys.theirs[0]}` });
+      await t.db
+        .insertInto('ad_images')
+        .values({ user_id: 'gone', key: 'ads/2026/11/aaaaaaaaaaaaaaaa', width: 8, height: 8, variants: '[]' })
+        .execute();
+      expect(await pruneUnconfirmedPhoneSignups(t.db, now, storage)).toBe(2);
+      for (const key of [...keys.own, ...keys.photo]) expect(existsSync(file(key))).toBe(false);
+      for (const key of keys.theirs) expect(existsSync(file(key))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -23,7 +23,14 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
     const id = `${name}-${Math.random().toString(36).slice(2)}`;
     await t.db
       .insertInto('users')
-      .values({ id, name, email: `${id}@example.ly` } as never)
+      // Placing an ad needs a confirmed phone number.
+      .values({
+        id,
+        name,
+        email: `${id}@example.ly`,
+        phone_number: `+21893${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+        phone_number_verified: true,
+      } as never)
       .execute();
     return { id };
   };
@@ -57,7 +64,7 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
           price: 1000,
           currency: 'LYD',
           city: tripoli,
-          contact_phone: false,
+          contact_phone: true,
           contact_whatsapp: false,
           photos: [],
           submission_key: name,

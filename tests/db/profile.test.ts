@@ -17,6 +17,7 @@ import {
   deleteAccount,
   loadProfileSettings,
   notificationPreferences,
+  ownAvatarKeys,
   releaseAccountData,
   removeAvatar,
   saveNotificationPreferences,
@@ -162,6 +163,34 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
     await removeAvatar(t.db, storage(), id);
     expect((await loadProfileSettings(t.db, id)).image).toBeNull();
     for (const key of avatarKeys(second)) expect(existsSync(file(key))).toBe(false);
+  });
+
+  it("never deletes another member's photo, whatever the image column names", async () => {
+    const victim = await member();
+    const actor = await member();
+    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#c0392b' } })
+      .jpeg()
+      .toBuffer();
+    const theirs = await updateAvatar(t.db, storage(), victim.id, jpeg);
+    const theirKeys = avatarKeys(theirs);
+    expect(theirKeys).toHaveLength(2);
+    // What Better Auth's update-user endpoint lets a member write into their own row.
+    const pointAtTheirs = () => t.db.updateTable('users').set({ image: theirs }).where('id', '=', actor.id).execute();
+
+    await pointAtTheirs();
+    expect(ownAvatarKeys(actor.id, theirs)).toEqual([]);
+    expect(ownAvatarKeys(victim.id, theirs)).toEqual(theirKeys);
+    await removeAvatar(t.db, storage(), actor.id);
+    for (const key of theirKeys) expect(existsSync(file(key))).toBe(true);
+
+    await pointAtTheirs();
+    const mine = await updateAvatar(t.db, storage(), actor.id, jpeg);
+    for (const key of theirKeys) expect(existsSync(file(key))).toBe(true);
+    for (const key of avatarKeys(mine)) expect(existsSync(file(key))).toBe(true);
+
+    await pointAtTheirs();
+    expect((await releaseAccountData(t.db, actor.id)).files).toEqual([]);
+    expect((await loadProfileSettings(t.db, victim.id)).image).toBe(theirs);
   });
 
   it('limits avatar uploads per member', async () => {

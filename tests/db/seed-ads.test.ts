@@ -143,6 +143,7 @@ describe.each(dialects)('demo and bulk ads on %s', (dialect) => {
         lat: ad.lat === null ? '' : String(ad.lat),
         lng: ad.lng === null ? '' : String(ad.lng),
         contact_phone: toBool(ad.contact_phone) ? 'on' : undefined,
+        contact_whatsapp: toBool(ad.contact_whatsapp) ? 'on' : undefined,
         submission_key: `seed-${ad.id}`,
         attrs,
       };

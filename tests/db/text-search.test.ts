@@ -36,7 +36,14 @@ async function placeCorpus(t: TestDatabase): Promise<number[]> {
     const id = `search-${++owners}-${Date.now()}`;
     await t.db
       .insertInto('users')
-      .values({ id, name: 'S', email: `${id}@example.ly` } as never)
+      // Placing an ad needs a confirmed phone number.
+      .values({
+        id,
+        name: 'S',
+        email: `${id}@example.ly`,
+        phone_number: `+21893${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+        phone_number_verified: true,
+      } as never)
       .execute();
     const input: AdInput = {
       title,
@@ -44,7 +51,7 @@ async function placeCorpus(t: TestDatabase): Promise<number[]> {
       price_type: 'free',
       currency: 'LYD',
       city: city.id,
-      contact_phone: false,
+      contact_phone: true,
       contact_whatsapp: false,
       photos: [],
       submission_key: id,
@@ -108,7 +115,7 @@ describe.each(dialects)('ad text search on %s', (dialect) => {
       price_type: 'free' as const,
       currency: 'LYD',
       city: (await t.db.selectFrom('cities').select('id').executeTakeFirstOrThrow()).id,
-      contact_phone: false,
+      contact_phone: true,
       contact_whatsapp: false,
       photos: [],
       submission_key: '',

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, open, registerByEmail } from './support/helpers.ts';
+import { confirmPhoneFromAdForm, expectAccessible, open, registerByEmail } from './support/helpers.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 
@@ -46,6 +46,8 @@ test('post with two photos → approve → visible in both languages → edit �
   // A new member places the ad.
   const email = `journey-${Date.now()}@example.ly`;
   await registerByEmail(page, { name: 'Salem', email, password: 'journey-passphrase', target: FORM });
+  // Buyers call or WhatsApp sellers: the form asks for a confirmed number first.
+  await confirmPhoneFromAdForm(page);
 
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Description').fill('Clean car, one owner, full service history. Seen in Souq al-Juma.');

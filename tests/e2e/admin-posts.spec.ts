@@ -28,6 +28,7 @@ test('a moderator approves a pending ad from the queue, accessible in light and 
       city: String(cities.data.find((c) => c.slug === 'tripoli')?.id),
       'attrs.year': '2015',
       'attrs.model': 'corolla',
+      contact_phone: 'on',
       submission_key: `e2e-${title}`,
     },
     headers,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, open, registerByEmail } from './support/helpers.ts';
+import { confirmPhoneFromAdForm, expectAccessible, open, registerByEmail } from './support/helpers.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 
@@ -84,6 +84,7 @@ const card = (page: Page, n: number): Locator => page.locator('#ad-photos li').n
 async function register(page: Page) {
   const email = `photos-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
   await registerByEmail(page, { name: 'Nuri', email, password: 'photos-passphrase', target: FORM });
+  await confirmPhoneFromAdForm(page);
 }
 
 test('photos: uploaded resized with progress, reordered, kept through a reload and a refusal, placed in order @phone', async ({

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { testPhone } from '../support/ads.ts';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
 import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query, withServerDb } from '../support/server-db.ts';
@@ -26,6 +27,8 @@ async function register(name: string): Promise<{ b: Browser; email: string; id: 
   const email = `${name.toLowerCase()}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
   await registerAndSignIn(b, { name: name, email, password: 'moderation-passphrase' });
   const id = query<{ id: string }>('select id from users where email = ?', email)[0]?.id as string;
+  // Placing an ad needs a confirmed phone number.
+  query('update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id', testPhone(), id);
   return { b, email, id };
 }
 
@@ -62,6 +65,7 @@ async function placeAd(b: Browser, form: string, title: string, over: Record<str
     price: '45000',
     currency: 'LYD',
     city: String(cityId(CITY)),
+    contact_phone: 'on',
     submission_key: `k-${Math.random()}`,
     ...attrs,
     ...over,

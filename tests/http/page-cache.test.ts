@@ -50,6 +50,7 @@ async function publishedAd(title: string) {
     city: String(city),
     'attrs.year': '2015',
     'attrs.model': 'corolla',
+    contact_phone: 'on',
     submission_key: `k-${Math.random()}`,
   });
   const id = Number(/placed=(\d+)/.exec(placed.headers.get('location') ?? '')?.[1]);

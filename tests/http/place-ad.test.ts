@@ -1,6 +1,7 @@
 // Place your ad over real HTTP: the drill-down, the form of a leaf category, placing (pending under
 // pre-moderation), the double-submit guard and the refusals of bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testPhone } from '../support/ads.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query } from '../support/server-db.ts';
@@ -9,6 +10,12 @@ async function member(): Promise<Browser> {
   const b = browser();
   const email = `seller-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ly`;
   await registerAndSignIn(b, { name: 'Seller', email, password: 'seller-passphrase' });
+  // Placing an ad needs a confirmed phone number.
+  query(
+    'update users set phone_number = ?, phone_number_verified = 1 where email = ? returning id',
+    testPhone(),
+    email,
+  );
   return b;
 }
 
@@ -27,6 +34,7 @@ const ad = (over: Record<string, string> = {}) => ({
   city: String(tripoli),
   'attrs.year': '2015',
   'attrs.model': 'corolla',
+  contact_phone: 'on',
   submission_key: `k-${Math.random()}`,
   ...over,
 });

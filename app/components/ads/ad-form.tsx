@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from '@conform-to/react';
 import {
   Alert,
+  Anchor,
   Button,
   Checkbox,
   Fieldset,
@@ -16,8 +17,9 @@ import {
 } from '@mantine/core';
 
 import { useMounted } from '@mantine/hooks';
+import { IconPhone } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Form, useLocation } from 'react-router';
+import { Form, Link, useLocation } from 'react-router';
 import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -33,11 +35,15 @@ export interface AdFormData {
   allowance: { used: number; limit: number };
   submissionKey: string;
   moderation: 'pre' | 'post';
+  /** The member's confirmed phone number: buyers call or WhatsApp it. Without one no ad can be sent. */
+  phone: string | null;
   /** Editing an ad: its status and current values (the form then keeps no draft). */
   edit?: { status: string; values: AdFormValues };
 }
 
 const DRAFT_PREFIX = 'souq:ad-draft:';
+/** The contact boxes' rows are at least 44 px tall, label included, for thumbs. */
+const CHECKBOX_TAP = { body: { minHeight: 44, alignItems: 'center' } } as const;
 
 /**
  * The draft in localStorage: the form's text entries (FormData order) and the uploaded photos in
@@ -74,10 +80,13 @@ export function AdForm({
   const lastResult = reply?.result;
   const formError = reply?.formError;
   const { t } = useT('ads');
-  const { locale, name } = useLocale();
+  const { locale, name, to } = useLocale();
   const { pathname } = useLocation();
   const fieldError = useFieldError();
-  const schema = useMemo(() => adFormSchema(data.attributes), [data.attributes]);
+  const schema = useMemo(
+    () => adFormSchema(data.attributes, { confirmedPhone: data.phone !== null }),
+    [data.attributes, data.phone],
+  );
   const initial = data.edit?.values;
   const [form, fields] = useValidatedForm(
     'ad-form',
@@ -160,6 +169,11 @@ export function AdForm({
       try {
         const draft = readDraft(saved);
         restorePhotos(draft.photos);
+        // A ticked box is in the draft, an unticked one is not: the contact boxes may start ticked.
+        for (const key of ['contact_phone', 'contact_whatsapp']) {
+          const box = el.elements.namedItem(key);
+          if (box instanceof HTMLInputElement && !box.disabled) box.checked = draft.fields.some(([k]) => k === key);
+        }
         for (const [key, value] of draft.fields) {
           const input = el.elements.namedItem(key);
           if (input instanceof RadioNodeList) {
@@ -216,6 +230,12 @@ export function AdForm({
       ? t('form.submit-review')
       : t('form.submit');
 
+  const verifyPhone = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: pathname })}`;
+  // Ticked as the server sent the form back, else as the ad has them; a new ad offers calls.
+  const contactChecked = (key: 'contact_phone' | 'contact_whatsapp') =>
+    data.phone !== null &&
+    (lastResult ? fields[key].initialValue === 'on' : initial ? initial[key] : key === 'contact_phone');
+
   const unit = (a: Attribute) => (locale === 'ar' ? a.unit_ar : a.unit_en) ?? undefined;
   const label = (a: Attribute) => name(a);
   const optionLabel = (o: { ar: string; en: string }) => (locale === 'ar' ? o.ar : o.en);
@@ -246,6 +266,16 @@ export function AdForm({
           </Text>
         )}
         <FormError code={formError} />
+        {data.phone ? null : (
+          <Alert color="yellow" icon={<IconPhone aria-hidden />} role="status" title={t('form.needs-phone-title')}>
+            <Stack gap={6} align="flex-start">
+              <Text size="sm">{t('form.needs-phone')}</Text>
+              <Anchor component={Link} to={verifyPhone} fw={600} underline="always" py={10}>
+                {t('form.add-phone')}
+              </Anchor>
+            </Stack>
+          </Alert>
+        )}
         {/* Details the category does not have (a stale form, a forged post) have no field to show on. */}
         {Object.entries(form.allErrors)
           .filter(([key]) => key.startsWith('attrs.') && !data.attributes.some((a) => `attrs.${a.key}` === key))
@@ -447,21 +477,37 @@ export function AdForm({
         </Fieldset>
 
         <Fieldset legend={t('form.contact')} radius="md">
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              {t('form.contact-chat')}
-            </Text>
+          <Stack gap="sm">
+            {data.phone ? (
+              <Text size="sm" c="dimmed">
+                {t('form.contact-hint-before')} <bdi dir="ltr">{data.phone}</bdi>
+                {t('form.contact-hint-after')}
+              </Text>
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('form.contact-needs-phone')}{' '}
+                <Anchor component={Link} to={verifyPhone} size="sm" underline="always">
+                  {t('form.add-phone')}
+                </Anchor>
+              </Text>
+            )}
             <Checkbox
               name="contact_phone"
               value="on"
               label={t('form.contact-phone')}
-              defaultChecked={initial?.contact_phone}
+              disabled={!data.phone}
+              defaultChecked={contactChecked('contact_phone')}
+              error={fieldError(fields.contact_phone)}
+              styles={CHECKBOX_TAP}
             />
             <Checkbox
               name="contact_whatsapp"
               value="on"
               label={t('form.contact-whatsapp')}
-              defaultChecked={initial?.contact_whatsapp}
+              disabled={!data.phone}
+              defaultChecked={contactChecked('contact_whatsapp')}
+              error={fieldError(fields.contact_whatsapp)}
+              styles={CHECKBOX_TAP}
             />
           </Stack>
         </Fieldset>

@@ -116,9 +116,12 @@ function attributeField(a: FormAttribute, now = new Date()) {
 
 /**
  * The whole ad form for a leaf category. Attribute fields are named `attrs.<key>`; a field the
- * category does not have is refused (`unknown-attribute`).
+ * category does not have is refused (`unknown-attribute`). Buyers reach the seller by phone or
+ * WhatsApp (at least one): both need the member's confirmed number, so without one
+ * (`confirmedPhone: false`) the form cannot be sent; the server checks the number itself too.
  */
-export function adFormSchema(attributes: FormAttribute[]) {
+export function adFormSchema(attributes: FormAttribute[], options: { confirmedPhone?: boolean } = {}) {
+  const confirmedPhone = options.confirmedPhone ?? true;
   const attrShape = Object.fromEntries(attributes.map((a) => [a.key, attributeField(a)]));
   const known = new Set(attributes.map((a) => a.key));
   return z
@@ -170,6 +173,10 @@ export function adFormSchema(attributes: FormAttribute[]) {
     .superRefine((v, ctx) => {
       if (PRICED.includes(v.price_type) && v.price === undefined) {
         ctx.addIssue({ code: 'custom', path: ['price'], message: 'required' });
+      }
+      if (!confirmedPhone) ctx.addIssue({ code: 'custom', path: ['contact_phone'], message: 'phone-unconfirmed' });
+      else if (!v.contact_phone && !v.contact_whatsapp) {
+        ctx.addIssue({ code: 'custom', path: ['contact_phone'], message: 'contact-required' });
       }
     });
 }

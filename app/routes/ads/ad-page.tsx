@@ -32,29 +32,30 @@ import { can } from '~/lib/admin-nav.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS } from '~/lib/validation/ads.ts';
 import {
   anonymousVisitor,
-  countPhoneReveal,
   countView,
   loadAdView,
   REPORT_LIMIT,
   reportAd,
+  revealSellerPhone,
   similarAds,
 } from '../../../server/domain/ad-view.ts';
 import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
 import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
 import type { Route } from './+types/ad-page';
 
-// The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4).
+// The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4). The seller's phone
+// number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
+// WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone.
 
 /** Statuses anyone may see; the others only the owner and staff (and never indexed). */
 const PUBLIC = new Set(['published', 'sold', 'expired']);
-export const PHONE_REVEAL_LIMIT = { name: 'reveal-phone', limit: 30, windowSeconds: 60 * 60 } as const;
 
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const url = parseAdUrl(params);
@@ -102,12 +103,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return data(
     {
       gone: false as const,
-      ad: { ...ad, seller: ad.seller ? { ...ad.seller, phone: null, has_phone: !!ad.seller.phone } : null },
+      ad,
       similar,
       owner,
       staff,
       signedIn: !!user,
-      whatsapp: ad.contact.whatsapp && ad.seller?.phone ? ad.seller.phone.replace(/\D/g, '') : null,
       meta: {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
@@ -125,12 +125,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   try {
-    if (intent === 'reveal-phone') {
+    if (intent === 'reveal-phone' || intent === 'whatsapp') {
       // Signed-in members only, counted against a limit so numbers cannot be harvested.
-      if (!ad.contact.phone || !ad.seller?.phone || ad.status !== 'published') throw notFound(request);
-      await hitRateLimit(db(context), PHONE_REVEAL_LIMIT, user.id);
-      await countPhoneReveal(db(context), ad.id);
-      return { revealed: ad.seller.phone, formError: undefined };
+      const channel = intent === 'whatsapp' ? 'whatsapp' : 'phone';
+      const phone = await orNotFound(request, revealSellerPhone(db(context), ad.id, user.id, channel));
+      if (channel === 'phone') return { revealed: phone, formError: undefined };
+      const origin = services(context).config.appUrl ?? new URL(request.url).origin;
+      const page = localizePath(
+        `/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`,
+        localeOf(request),
+      );
+      const text = tFor(request)('ads:page.whatsapp-text', { title: ad.title, url: origin + encodeURI(page) });
+      return redirect(`https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`, 303);
     }
     if (intent === 'report') {
       if (owner) throw notFound(request);
@@ -185,9 +191,10 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
       </Stack>
     );
   }
-  const { ad, similar, owner, whatsapp } = loaderData;
+  const { ad, similar, owner } = loaderData;
   const { taxonomy, trail } = ad.path;
   const url = origin + to(`/${taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`);
+  const loginHref = `${to('/login')}?redirect=${encodeURIComponent(url.replace(origin, ''))}`;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
@@ -367,58 +374,86 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             ) : null}
             <FormError code={actionData?.formError} />
             {ad.status === 'published' && !owner ? (
-              <Stack gap="xs">
-                {ad.contact.phone && ad.seller?.has_phone ? (
-                  actionData?.revealed ? (
-                    <Button
-                      component="a"
-                      href={`tel:${actionData.revealed}`}
-                      leftSection={<IconPhone aria-hidden />}
-                      radius="xl"
-                      size="md"
-                    >
-                      <bdi dir="ltr">{actionData.revealed}</bdi>
-                    </Button>
-                  ) : loaderData.signedIn ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="reveal-phone" />
-                      <Button type="submit" fullWidth leftSection={<IconPhone aria-hidden />} radius="xl" size="md">
-                        {t('page.show-phone')}
+              ad.contact.phone || ad.contact.whatsapp ? (
+                <Stack gap="xs">
+                  {ad.contact.phone ? (
+                    actionData?.revealed ? (
+                      <Button
+                        component="a"
+                        href={`tel:${actionData.revealed}`}
+                        leftSection={<IconPhone aria-hidden />}
+                        radius="xl"
+                        size="lg"
+                      >
+                        <bdi dir="ltr">{actionData.revealed}</bdi>
                       </Button>
-                    </Form>
-                  ) : (
-                    <Button
-                      component={Link}
-                      to={`${to('/login')}?redirect=${encodeURIComponent(url.replace(origin, ''))}`}
-                      variant="default"
-                      radius="xl"
-                      size="md"
-                    >
-                      {t('page.login-for-phone')}
-                    </Button>
-                  )
-                ) : null}
-                {whatsapp ? (
-                  <Button
-                    component="a"
-                    href={`https://wa.me/${whatsapp}?text=${encodeURIComponent(t('page.whatsapp-text', { title: ad.title, url }))}`}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    color="green"
-                    variant="outline"
-                    leftSection={<IconBrandWhatsapp aria-hidden />}
-                    radius="xl"
-                    size="md"
-                  >
-                    {t('page.whatsapp')}
-                  </Button>
-                ) : null}
-              </Stack>
+                    ) : loaderData.signedIn ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="reveal-phone" />
+                        <Button type="submit" fullWidth leftSection={<IconPhone aria-hidden />} radius="xl" size="lg">
+                          {t('page.show-phone')}
+                        </Button>
+                      </Form>
+                    ) : (
+                      <Button
+                        component={Link}
+                        to={loginHref}
+                        variant="default"
+                        leftSection={<IconPhone aria-hidden />}
+                        radius="xl"
+                        size="lg"
+                      >
+                        {t('page.login-for-phone')}
+                      </Button>
+                    )
+                  ) : null}
+                  {ad.contact.whatsapp ? (
+                    loaderData.signedIn ? (
+                      // A post: the server checks, limits and counts, then sends the browser on to
+                      // wa.me (the app on a phone) with a 303. Works without JavaScript.
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="whatsapp" />
+                        <Button
+                          type="submit"
+                          fullWidth
+                          color="green"
+                          variant="outline"
+                          leftSection={<IconBrandWhatsapp aria-hidden />}
+                          radius="xl"
+                          size="lg"
+                        >
+                          {t('page.whatsapp')}
+                        </Button>
+                      </Form>
+                    ) : (
+                      <Button
+                        component={Link}
+                        to={loginHref}
+                        variant="default"
+                        leftSection={<IconBrandWhatsapp aria-hidden />}
+                        radius="xl"
+                        size="lg"
+                      >
+                        {t('page.login-for-whatsapp')}
+                      </Button>
+                    )
+                  ) : null}
+                </Stack>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('page.no-contact')}
+                </Text>
+              )
             ) : null}
             {owner ? (
               <Card withBorder radius="lg">
                 <Stack gap="xs">
                   <Text fw={600}>{t('page.yours')}</Text>
+                  {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
+                    <Alert color="yellow" role="status">
+                      {t('page.owner-no-contact')}
+                    </Alert>
+                  ) : null}
                   <OwnerAdActions
                     ad={{
                       id: ad.id,
@@ -461,12 +496,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                   </Form>
                 </details>
               ) : (
-                <Anchor
-                  component={Link}
-                  to={`${to('/login')}?redirect=${encodeURIComponent(url.replace(origin, ''))}`}
-                  size="sm"
-                  c="dimmed"
-                >
+                <Anchor component={Link} to={loginHref} size="sm" c="dimmed">
                   {t('report.login')}
                 </Anchor>
               )

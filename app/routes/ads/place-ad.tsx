@@ -20,6 +20,7 @@ import { adFormSchema } from '~/lib/validation/ads.ts';
 import {
   AD_RULES,
   type AdInput,
+  confirmedPhone,
   countActiveAds,
   createAd,
   isLeaf,
@@ -55,10 +56,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
     return { kind: 'pick' as const, meta, crumbs, segments, taxonomy: taxonomy.slug, children };
   }
-  const [attributes, cities, active] = await Promise.all([
+  const [attributes, cities, active, phone] = await Promise.all([
     listCategoryAttributes(db(context), path.category.slug),
     listCities(db(context)),
     countActiveAds(db(context), user.id),
+    confirmedPhone(db(context), user.id),
   ]);
   const placed = new URL(request.url).searchParams.get('placed');
   return {
@@ -74,6 +76,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // A new key per visit of the form: a second submit of the same form finds the first ad.
       submissionKey: crypto.randomUUID(),
       moderation: services(context).config.moderation,
+      phone,
     } satisfies AdFormData,
     placed: placed && /^\d+$/.test(placed) ? await placedAd(context, user.id, Number(placed)) : null,
   };
@@ -93,7 +96,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { path, segments } = await place(request, context, params);
   if (!path || !isLeaf(path)) throw notFound(request);
   const attributes = await listCategoryAttributes(db(context), path.category.slug);
-  const submission = parseWithZod(await request.formData(), { schema: adFormSchema(attributes) });
+  const phone = await confirmedPhone(db(context), user.id);
+  const submission = parseWithZod(await request.formData(), {
+    schema: adFormSchema(attributes, { confirmedPhone: phone !== null }),
+  });
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
   return replyOnRefusal(
     (opts) => submission.reply(opts),

@@ -15,7 +15,7 @@ import { db, localeOf, orNotFound, requestInfo, services, tFor } from '~/lib/rou
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
-import { AD_RULES, type AdInput, updateAd } from '../../../server/domain/ads.ts';
+import { AD_RULES, type AdInput, confirmedPhone, updateAd } from '../../../server/domain/ads.ts';
 import { listCategoryAttributes, listCities } from '../../../server/domain/catalog.ts';
 import { editableAd, ownAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/edit-ad';
@@ -41,6 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       allowance: { used: 0, limit: AD_RULES.freeActiveAds },
       submissionKey: crypto.randomUUID(),
       moderation: services(context).config.moderation,
+      phone: await confirmedPhone(db(context), user.id),
       edit: { status: ad.status, values },
     } satisfies AdFormData,
     meta: { title: tFor(request)('ads:edit.title', { title: ad.title }), noindex: true },
@@ -52,7 +53,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // The ad and its category's attributes: what the post is checked against (not its current values).
   const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
   const attributes = await listCategoryAttributes(db(context), ad.category_slug);
-  const submission = parseWithZod(await request.formData(), { schema: adFormSchema(attributes) });
+  const phone = await confirmedPhone(db(context), user.id);
+  const submission = parseWithZod(await request.formData(), {
+    schema: adFormSchema(attributes, { confirmedPhone: phone !== null }),
+  });
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
   return replyOnRefusal(
     (opts) => submission.reply(opts),

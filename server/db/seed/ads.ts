@@ -282,7 +282,7 @@ async function ensureSellers(db: DB, catalogue: Catalogue, now: Date, extra: num
       name: `${FIRST_NAMES[i % FIRST_NAMES.length]} ${FAMILY_NAMES[Math.floor(i / FIRST_NAMES.length) % FAMILY_NAMES.length]}`,
       city: catalogue.cities[i % catalogue.cities.length]?.slug ?? 'tripoli',
       focus: null,
-      phone: null as string | null,
+      phone: `+21895${String(i + 1).padStart(7, '0')}` as string | null,
     })),
   ];
   const existing = new Map<string, string>();
@@ -336,6 +336,12 @@ async function ensureSellers(db: DB, catalogue: Catalogue, now: Date, extra: num
 }
 
 // ───────────────────────── one ad ─────────────────────────
+
+/** Calls and/or WhatsApp: every ad offers at least one (server/domain/ads.ts), a call when neither was drawn. */
+const contactOptions = (phone: boolean, whatsapp: boolean) => ({
+  contact_phone: phone || !whatsapp,
+  contact_whatsapp: whatsapp,
+});
 
 interface PlannedAd {
   row: Insertable<Database['ads']> & { id: number };
@@ -455,8 +461,7 @@ function planAd(ctx: PlanContext, index: number, id: number, status: AdStatus, o
     area_id: area?.id ?? null,
     lat: pin ? Math.round((centre.lat + (r.next() - 0.5) * spread) * 1e5) / 1e5 : null,
     lng: pin ? Math.round((centre.lng + (r.next() - 0.5) * spread) * 1e5) / 1e5 : null,
-    contact_phone: r.chance(0.85),
-    contact_whatsapp: r.chance(0.6),
+    ...contactOptions(r.chance(0.85), r.chance(0.6)),
     status,
     rejection_reason: rejection,
     bumped_at: bumped === null ? null : new Date(bumped),

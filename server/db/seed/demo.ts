@@ -16,7 +16,11 @@ export async function seedDemoAccounts(db: DB, auth: Auth): Promise<string[]> {
     });
     await db
       .updateTable('users')
-      .set({ email_verified: true, is_super_admin: account.superAdmin })
+      .set({
+        email_verified: true,
+        is_super_admin: account.superAdmin,
+        ...(account.phone ? { phone_number: account.phone, phone_number_verified: true } : {}),
+      })
       .where('id', '=', user.id)
       .execute();
     if (account.role) await assignRole(db, user.id, account.role);

@@ -1,0 +1,180 @@
+// How buyers reach a seller, on both dialects: an ad offers calls and/or WhatsApp only with the
+// seller's confirmed phone number (refused otherwise, changing nothing), the ad page derives what
+// it shows from the seller's number as it is now, and the number itself reaches a member only
+// through revealSellerPhone (published ads, the channel offered, limited and counted).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adFormSchema } from '~/lib/validation/ads.ts';
+import { seedCatalogue } from '../../server/db/seed/index.ts';
+import { toNumber } from '../../server/db/values.ts';
+import { loadAdView, PHONE_REVEAL_LIMIT, revealSellerPhone } from '../../server/domain/ad-view.ts';
+import {
+  type AdInput,
+  confirmedPhone,
+  createAd,
+  moveAd,
+  resolveCategoryPath,
+  updateAd,
+} from '../../server/domain/ads.ts';
+import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { Invalid, NotFound, TooManyRequests } from '../../server/domain/errors.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+describe.each(dialects)('contact options on %s', (dialect) => {
+  let t: TestDatabase;
+  let attributes: Attribute[];
+  let cityId: number;
+  let n = 0;
+  beforeAll(async () => {
+    t = await createTestDatabase(dialect);
+    await seedCatalogue(t.db);
+    attributes = await listCategoryAttributes(t.db, 'toyota');
+    cityId = (await t.db.selectFrom('cities').select('id').where('slug', '=', 'tripoli').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(() => t.drop());
+
+  /** A member; `phone` is their number, `verified` whether it was confirmed by SMS code. */
+  async function member(phone: string | null = null, verified = phone !== null) {
+    const id = `c${++n}-${Date.now()}`;
+    await t.db
+      .insertInto('users')
+      .values({
+        id,
+        name: id,
+        email: `${id}@example.ly`,
+        phone_number: phone,
+        phone_number_verified: verified,
+      } as never)
+      .execute();
+    return { id };
+  }
+  const number = () => `+21892${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  const input = (over: Partial<AdInput> = {}): AdInput => ({
+    title: 'Toyota Corolla 2015',
+    description: 'Clean car, one owner, full service history in Tripoli.',
+    price_type: 'fixed',
+    price: 45000,
+    currency: 'LYD',
+    city: cityId,
+    contact_phone: true,
+    contact_whatsapp: false,
+    photos: [],
+    submission_key: `key-${Math.random()}`,
+    attrs: { year: 2015, model: 'corolla' },
+    ...over,
+  });
+  const toyota = () => resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
+  const place = async (actor: { id: string }, over: Partial<AdInput> = {}) =>
+    createAd(t.db, { moderation: 'post' }, actor, await toyota(), attributes, input(over));
+  const errorsOf = (error: unknown) => (error instanceof Invalid ? error.errors : error);
+  const adsOf = async (userId: string) =>
+    (await t.db.selectFrom('ads').select('id').where('user_id', '=', userId).execute()).length;
+
+  it('the form asks for calls or WhatsApp, and for a confirmed number first', () => {
+    const valid = {
+      title: 'Toyota Corolla 2015',
+      description: 'Clean car, one owner, full service history in Tripoli.',
+      price_type: 'fixed',
+      price: '45000',
+      currency: 'LYD',
+      city: '1',
+      submission_key: 'k1',
+      attrs: { year: '2015', model: 'corolla' },
+    };
+    const issues = (form: Record<string, unknown>, confirmedPhone?: boolean) => {
+      const r = adFormSchema(attributes, { confirmedPhone }).safeParse(form);
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues({ ...valid, contact_whatsapp: 'on' })).toEqual([]);
+    expect(issues(valid)).toEqual(['contact_phone: contact-required']);
+    expect(issues({ ...valid, contact_phone: 'on' }, false)).toEqual(['contact_phone: phone-unconfirmed']);
+  });
+
+  it('refuses calls or WhatsApp without a confirmed number, whatever is sent, and places nothing', async () => {
+    for (const seller of [await member(), await member(number(), false)]) {
+      expect(await confirmedPhone(t.db, seller.id)).toBeNull();
+      const phone = await place(seller).catch(errorsOf);
+      expect(phone).toEqual({ contact_phone: ['phone-unconfirmed'] });
+      const both = await place(seller, { contact_whatsapp: true }).catch(errorsOf);
+      expect(both).toEqual({ contact_phone: ['phone-unconfirmed'], contact_whatsapp: ['phone-unconfirmed'] });
+      // Neither: nobody could reach the seller at all.
+      const none = await place(seller, { contact_phone: false }).catch(errorsOf);
+      expect(none).toEqual({ contact_phone: ['phone-unconfirmed'] });
+      expect(await adsOf(seller.id)).toBe(0);
+    }
+    const confirmed = await member(number());
+    expect(await place(confirmed, { contact_phone: false }).catch(errorsOf)).toEqual({
+      contact_phone: ['contact-required'],
+    });
+    const placed = await place(confirmed, { contact_phone: false, contact_whatsapp: true });
+    expect(placed.status).toBe('published');
+  });
+
+  it('refuses an edit offering calls or WhatsApp once the number is gone, and changes nothing', async () => {
+    const phone = number();
+    const seller = await member(phone);
+    const ad = await place(seller, { contact_whatsapp: true });
+    await t.db
+      .updateTable('users')
+      .set({ phone_number: null, phone_number_verified: false })
+      .where('id', '=', seller.id)
+      .execute();
+    const before = await t.db.selectFrom('ads').selectAll().where('id', '=', ad.id).executeTakeFirstOrThrow();
+    const { submission_key: _, ...edit } = input({ title: 'Toyota Corolla 2015, new tyres', contact_whatsapp: true });
+    const refused = await updateAd(t.db, { moderation: 'post' }, seller, ad.id, attributes, edit).catch(errorsOf);
+    expect(refused).toEqual({ contact_phone: ['phone-unconfirmed'], contact_whatsapp: ['phone-unconfirmed'] });
+    expect(await t.db.selectFrom('ads').selectAll().where('id', '=', ad.id).executeTakeFirstOrThrow()).toEqual(before);
+    expect(
+      await t.db.selectFrom('revisions').select('action').where('subject_id', '=', String(ad.id)).execute(),
+    ).toEqual([{ action: 'create' }]);
+  });
+
+  it('shows only the options that work now, and never the number', async () => {
+    const phone = number();
+    const seller = await member(phone);
+    const ad = await place(seller, { contact_whatsapp: true });
+    const view = await loadAdView(t.db, ad.id);
+    expect(view.contact).toEqual({ phone: true, whatsapp: true });
+    expect(JSON.stringify(view)).not.toContain(phone.slice(1));
+
+    // The number is unconfirmed, then removed: the page offers neither.
+    await t.db.updateTable('users').set({ phone_number_verified: false }).where('id', '=', seller.id).execute();
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false });
+    await t.db.updateTable('users').set({ phone_number: null }).where('id', '=', seller.id).execute();
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false });
+    await expect(revealSellerPhone(t.db, ad.id, 'someone', 'whatsapp')).rejects.toThrow(NotFound);
+  });
+
+  it('reveals the number for the channel offered, on published ads only, limited and counted', async () => {
+    const phone = number();
+    const seller = await member(phone);
+    const callsOnly = await place(seller);
+    const viewer = (await member()).id;
+    const reveals = async () =>
+      toNumber(
+        (await t.db.selectFrom('ads').select('phone_reveals').where('id', '=', callsOnly.id).executeTakeFirstOrThrow())
+          .phone_reveals,
+      );
+
+    expect(await revealSellerPhone(t.db, callsOnly.id, viewer, 'phone')).toBe(phone);
+    expect(await reveals()).toBe(1);
+    await expect(revealSellerPhone(t.db, callsOnly.id, viewer, 'whatsapp')).rejects.toThrow(NotFound);
+    await expect(revealSellerPhone(t.db, 987654321, viewer, 'phone')).rejects.toThrow(NotFound);
+    await moveAd(t.db, await member(), callsOnly.id, 'reject', { reason: 'duplicate' });
+    await expect(revealSellerPhone(t.db, callsOnly.id, viewer, 'phone')).rejects.toThrow(NotFound);
+    expect(await reveals()).toBe(1);
+
+    // Calls and WhatsApp share one limit per member.
+    const both = await place(seller, { contact_whatsapp: true });
+    const greedy = (await member()).id;
+    for (let i = 0; i < PHONE_REVEAL_LIMIT.limit; i++) {
+      await revealSellerPhone(t.db, both.id, greedy, i % 2 ? 'phone' : 'whatsapp');
+    }
+    await expect(revealSellerPhone(t.db, both.id, greedy, 'whatsapp')).rejects.toThrow(TooManyRequests);
+    expect(
+      toNumber(
+        (await t.db.selectFrom('ads').select('phone_reveals').where('id', '=', both.id).executeTakeFirstOrThrow())
+          .phone_reveals,
+      ),
+    ).toBe(PHONE_REVEAL_LIMIT.limit);
+  });
+});

@@ -1,0 +1,91 @@
+// A buyer on a phone reaches the seller: a visitor is sent to log in first and comes back to the ad;
+// a member taps WhatsApp and lands in it (wa.me) in one tap, or reveals the number to call.
+import { expect, test } from '@playwright/test';
+import { expectAccessible, open } from './support/helpers.ts';
+
+test('a visitor logs in from the ad, then taps WhatsApp or reveals the number @phone', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // The demo super admin places an ad offering calls and WhatsApp, and approves it.
+  const seller = await browser.newContext({ baseURL });
+  const headers = { origin: baseURL as string };
+  const post = (url: string, form: Record<string, string>) =>
+    seller.request.post(url, { form, headers, maxRedirects: 0 });
+  expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
+  const cities = (await (await seller.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
+  const title = `Corolla to call ${Date.now().toString(36)}`;
+  const placed = await post('/en/place-your-ad/motors/cars/toyota', {
+    title,
+    description: 'Clean car, one owner, full service history; seen in Souq al-Juma.',
+    price_type: 'fixed',
+    price: '45000',
+    currency: 'LYD',
+    city: String(cities.data.find((c) => c.slug === 'tripoli')?.id),
+    'attrs.year': '2015',
+    'attrs.model': 'corolla',
+    contact_phone: 'on',
+    contact_whatsapp: 'on',
+    submission_key: `e2e-${title}`,
+  });
+  const id = Number(/placed=(\d+)/.exec(placed.headers().location ?? '')?.[1]);
+  expect((await post('/en/admin/posts', { intent: `approve:${id}` })).status()).toBeLessThan(400);
+  const card = (await (await seller.request.get(`/api/posts/${id}/card`)).json()) as {
+    data: { slug: string; taxonomy_slug: string; category_slug: string };
+  };
+  await seller.close();
+  const adPath = `/${card.data.taxonomy_slug}/${card.data.category_slug}/${card.data.slug}-${id}`;
+
+  // WhatsApp itself is not reached from the tests: the browser's arrival there is what counts.
+  let whatsapp: URL | null = null;
+  await page.route('https://wa.me/**', (route) => {
+    whatsapp = new URL(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>WhatsApp</title>' });
+  });
+
+  await open(page, `/en${adPath}`);
+  await expect(page.getByRole('link', { name: 'Log in to contact on WhatsApp' })).toBeVisible();
+  await expect(page.locator('body')).not.toContainText('910000001');
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Log in to contact on WhatsApp' }).click();
+  await expect(page).toHaveURL(new RegExp(`/en/login\\?redirect=${encodeURIComponent(`/en${adPath}`)}$`));
+  await page.getByLabel('Email or phone number').fill('user@souq.test');
+  await page.locator('input[name="password"]').fill('password123');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(new RegExp(`/en${adPath}$`));
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+
+  await page.getByRole('button', { name: 'Show phone number' }).click();
+  await expect(page.getByRole('link', { name: '+218910000001' })).toHaveAttribute('href', 'tel:+218910000001');
+  await page.getByRole('button', { name: 'WhatsApp' }).click();
+  await expect(page).toHaveTitle('WhatsApp');
+  expect(whatsapp).not.toBeNull();
+  const sent = whatsapp as unknown as URL;
+  expect(sent.pathname).toBe('/218910000001');
+  expect(sent.searchParams.get('text')).toContain(title);
+
+  // Without JavaScript the form post lands in WhatsApp too (the answer is a 303 to wa.me).
+  const plain = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const noJs = await plain.newPage();
+  let landed: URL | null = null;
+  await noJs.route('https://wa.me/**', (route) => {
+    landed = new URL(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>WhatsApp</title>' });
+  });
+  await noJs.goto(`/en/login?redirect=${encodeURIComponent(`/en${adPath}`)}`);
+  await noJs.getByLabel('Email or phone number').fill('user@souq.test');
+  await noJs.locator('input[name="password"]').fill('password123');
+  await noJs.getByRole('button', { name: 'Log in' }).click();
+  await expect(noJs).toHaveURL(new RegExp(`/en${adPath}$`));
+  await noJs.getByRole('button', { name: 'WhatsApp' }).click();
+  await expect(noJs).toHaveTitle('WhatsApp');
+  expect((landed as unknown as URL | null)?.pathname).toBe('/218910000001');
+  await plain.close();
+
+  // The same in Arabic, right to left, for a visitor.
+  await page.context().clearCookies();
+  await open(page, adPath);
+  await expect(page.getByRole('link', { name: 'سجّل الدخول للتواصل عبر واتساب' })).toBeVisible();
+  await expectAccessible(page);
+});
