@@ -1,16 +1,16 @@
 // Shared by form actions (sign-in, registration, contact): turn domain results into responses.
 import { data, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
+import { localPath } from '~/lib/local-path.ts';
 import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
 import { CLIENT_IP_HEADER, siteBaseUrl } from '../../server/auth/index.ts';
 import { OIDC_PROVIDER_ID, oidcErrorCode } from '../../server/auth/oidc.ts';
 import type { AccountNotices, AuthMeta } from '../../server/domain/accounts.ts';
 import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
-import { safeLocalPath } from '../../server/http/locale.ts';
 
 /** Where to go after signing in: a local `redirect=` target, else the home page of the locale. */
 export function afterAuthTarget(request: Request, requested: string | undefined | null): string {
-  return safeLocalPath(requested ?? '', localizePath('/', localeOf(request)));
+  return localPath(requested, localizePath('/', localeOf(request)));
 }
 
 /**

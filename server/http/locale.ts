@@ -1,15 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, localizePath } from '../../app/i18n/config.ts';
+import { localPath } from '../../app/lib/local-path.ts';
 import { readCookie } from './security.ts';
-
-/** A safe local redirect target: a path on this site, never `//host` or a scheme. */
-export function safeLocalPath(value: unknown, fallback = '/'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return fallback;
-  }
-  if (/[\r\n]/.test(value)) return fallback;
-  return value;
-}
 
 /**
  * Locale routing outside React Router:
@@ -35,7 +27,7 @@ export function localeRouting() {
     if (m) {
       const locale = m[1];
       if (!isLocale(locale)) return next();
-      const redirect = safeLocalPath(req.query.redirect);
+      const redirect = localPath(req.query.redirect);
       const q = redirect.indexOf('?');
       const target = localizePath(q >= 0 ? redirect.slice(0, q) : redirect, locale) + (q >= 0 ? redirect.slice(q) : '');
       res.cookie(LOCALE_COOKIE, locale, {

@@ -389,6 +389,49 @@ describe.each(dialects)('on %s', (dialect) => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
+  it('sends redirect= targets only to pages of this site, however they are spelt', async () => {
+    const hostile = [
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/.//evil.example',
+      '/a/..//evil.example',
+      'https://evil.example',
+      'javascript:alert(1)',
+      '%2F%2Fevil.example',
+    ];
+    /** A Location a browser follows to this site only. */
+    const local = (location: string | null) => {
+      if (!location) return false;
+      const target = new URL(location, base);
+      return target.origin === new URL(base).origin && !location.startsWith('//') && !location.includes('\\');
+    };
+    for (const target of hostile) {
+      const query = new URLSearchParams({ redirect: target });
+      const lang = await fetch(`${base}/locale/en?${query}`, { redirect: 'manual' });
+      if (lang.status !== 303 || !local(lang.headers.get('location'))) {
+        failures.push(`language switch ${JSON.stringify(target)}: ${lang.status} ${lang.headers.get('location')}`);
+      }
+      // Signing in: the member's session goes where the form says, if that is here.
+      const login = await fetch(`${base}/en/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: base, 'user-agent': BROWSER_UA, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ login: 'moderator@souq.test', password: 'password123', redirect: target }),
+      });
+      if (login.status !== 302 || login.headers.get('location') !== '/en') {
+        failures.push(`login ${JSON.stringify(target)}: ${login.status} ${login.headers.get('location')}`);
+      }
+    }
+    // A good target is kept, normalised.
+    const kept = await fetch(`${base}/locale/en?redirect=${encodeURIComponent('/posts?q=كامري')}`, {
+      redirect: 'manual',
+    });
+    expect(kept.headers.get('location')).toBe('/en/posts?q=%D9%83%D8%A7%D9%85%D8%B1%D9%8A');
+    expect(failures).toEqual([]);
+  });
+
   it('is still alive and answering after the sweep', async () => {
     expect(() => process.kill(server.pid, 0)).not.toThrow();
     const res = await fetch(`${base}/healthz`);

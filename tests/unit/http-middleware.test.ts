@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { describe, expect, it, vi } from 'vitest';
+import { localPath } from '../../app/lib/local-path.ts';
 import { methodOverride } from '../../server/http/api.ts';
-import { safeLocalPath } from '../../server/http/locale.ts';
 import { apiXsrfMismatch, pageOriginMismatch, securityHeaders } from '../../server/http/security.ts';
 
 const fakeReq = (over: Partial<Request> & { headers?: Record<string, string> } = {}) => {
@@ -95,18 +95,41 @@ describe('anti-forgery checks', () => {
 });
 
 describe('local redirect targets', () => {
-  it('accepts only paths on this site', () => {
-    expect(safeLocalPath('/en/faq?x=1')).toBe('/en/faq?x=1');
+  it('keeps a path of this site, as the URL parser writes it', () => {
+    expect(localPath('/en/faq?x=1#top')).toBe('/en/faq?x=1#top');
+    expect(localPath('/ads/سيارة-12')).toBe('/ads/%D8%B3%D9%8A%D8%A7%D8%B1%D8%A9-12');
+    expect(localPath('/a/../b')).toBe('/b');
+    expect(localPath(' /profile')).toBe('/profile');
+  });
+
+  it('refuses whatever a browser would read as another site, or not as a path', () => {
     for (const bad of [
-      '//evil.ly',
-      'https://evil.ly',
-      '/\\evil.ly',
+      '//evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '\t//evil.example',
+      '/.//evil.example',
+      '/./\\evil.example',
+      '/a/..//evil.example',
+      'https://evil.example/',
+      'HTTPS:evil.example',
       'javascript:alert(1)',
-      '/a\r\nSet-Cookie: x=1',
+      ' javascript:alert(1)',
+      'data:text/html,x',
+      'evil.example/path',
+      '?redirect=x',
+      '',
       42,
       undefined,
+      `/${'a'.repeat(3000)}`,
     ]) {
-      expect(safeLocalPath(bad)).toBe('/');
+      expect(localPath(bad), JSON.stringify(bad)).toBe('/');
     }
+  });
+
+  it('never lets a line break through to a header', () => {
+    expect(localPath('/a\r\nSet-Cookie: x=1')).toBe('/aSet-Cookie:%20x=1');
   });
 });
