@@ -1,5 +1,8 @@
-// Shared by form actions (sign-in, registration, contact): turn domain results into responses.
+// Shared by page form actions: the one form-action shape, and what the account forms need.
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect } from 'react-router';
+import type { output, ZodType } from 'zod';
 import { localizePath } from '~/i18n/config.ts';
 import { localPath } from '~/lib/local-path.ts';
 import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
@@ -38,29 +41,59 @@ export function redirectWithCookies(target: string, cookies: string[]): Response
   return redirect(target, { headers });
 }
 
+/** What every page form's action answers when it does not go on: the form's state and a form-wide refusal. */
+export interface FormReply<Extra = unknown> {
+  result: SubmissionResult<string[]> & Extra;
+  formError: string | undefined;
+}
+
+export interface FormActionOptions<Extra> {
+  /** Fields whose values are not sent back (passwords). */
+  hideFields?: string[];
+  /** Merged into the reply's `result` (e.g. which section of a page the form is). */
+  extra?: Extra;
+  /** The form-wide error when the schema refuses the form (hidden fields a person cannot fix). */
+  invalid?: string;
+}
+
 /**
- * Runs an auth step; a domain refusal becomes the form's reply: field errors go to the form
- * library (422), a form-wide refusal (`invalid-credential`, `too-many:<minutes>` with 429) is
- * returned beside it as `formError`. Form-level errors stay out of Conform's result: a server
- * form error there would keep blocking the next submission.
+ * A page form's action, the one shape for all of them: the form parsed with its schema (422 with
+ * the fields' errors when it does not pass), then `work` — the domain call, answering a redirect or
+ * data (`cleared()` is the form's state emptied, for a form that stays on its page). What the domain refuses becomes the form's reply: Invalid → 422 with its field errors (and
+ * `form` as `formError`), TooManyRequests → 429 with `too-many:<minutes>` and Retry-After. Any other
+ * domain error goes on to the page error mapper (server/http/pages.ts): NotFound is a 404.
+ * Form-wide errors stay out of Conform's result: a server form error there would keep blocking the
+ * next submission.
  */
-export async function replyOnRefusal<R, T>(
-  reply: (opts: { fieldErrors?: Record<string, string[]> }) => R,
-  work: () => Promise<T>,
+export async function formAction<Schema extends ZodType, T, Extra = unknown>(
+  form: FormData,
+  schema: Schema,
+  work: (value: output<Schema>, form: { cleared: () => FormReply<Extra>['result'] }) => Promise<T>,
+  options: FormActionOptions<Extra> = {},
 ) {
-  type Refusal = { result: R; formError: string | undefined };
+  const submission = parseWithZod(form, { schema });
+  const reply = (fieldErrors?: Record<string, string[]>) =>
+    ({
+      ...submission.reply({ hideFields: options.hideFields, ...(fieldErrors ? { fieldErrors } : {}) }),
+      ...options.extra,
+    }) as FormReply<Extra>['result'];
+  if (submission.status !== 'success') {
+    return data<FormReply<Extra>>({ result: reply(), formError: options.invalid }, { status: 422 });
+  }
   try {
-    return await work();
+    const cleared = () =>
+      ({ ...submission.reply({ resetForm: true }), ...options.extra }) as FormReply<Extra>['result'];
+    return await work(submission.value, { cleared });
   } catch (error) {
     if (error instanceof TooManyRequests) {
-      return data<Refusal>(
-        { result: reply({}), formError: `too-many:${Math.ceil(error.retryAfter / 60)}` },
+      return data<FormReply<Extra>>(
+        { result: reply(), formError: `too-many:${Math.ceil(error.retryAfter / 60)}` },
         { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
       );
     }
     if (error instanceof Invalid) {
-      const { form, ...fieldErrors } = error.errors;
-      return data<Refusal>({ result: reply({ fieldErrors }), formError: form?.[0] }, { status: 422 });
+      const { form: formWide, ...fieldErrors } = error.errors;
+      return data<FormReply<Extra>>({ result: reply(fieldErrors), formError: formWide?.[0] }, { status: 422 });
     }
     throw error;
   }

@@ -1,6 +1,8 @@
 // Row ids in URLs. Every table's id is a 32-bit integer on PostgreSQL (`serial`/`integer`): a longer
 // number in a path is simply no such row, never a query the database refuses.
 
+import { z } from 'zod';
+
 /** The largest id a row can have. */
 export const MAX_ID = 2_147_483_647;
 
@@ -10,3 +12,13 @@ export function parseId(value: unknown): number | null {
   const id = Number(value);
   return id <= MAX_ID ? id : null;
 }
+
+/** A form field holding a row id (as `parseId` reads it). */
+export const idField = z.string().transform((value, ctx) => {
+  const id = parseId(value);
+  if (id === null) {
+    ctx.addIssue({ code: 'custom', message: 'invalid' });
+    return z.NEVER;
+  }
+  return id;
+});

@@ -18,8 +18,11 @@ export function localPath(value: unknown, fallback = '/'): string {
     return fallback;
   }
   if (url.origin !== HERE) return fallback;
-  // Relative input resolves against HERE's root; only an absolute path is what a link here writes.
-  if (!/^[\s\x00-\x1f]*[/\\]/.test(value)) return fallback;
+  // Relative input resolves against HERE's root; only an absolute path is what a link here writes
+  // (after what the parser trims: control characters and spaces).
+  let start = 0;
+  while (start < value.length && value.charCodeAt(start) <= 0x20) start++;
+  if (value[start] !== '/' && value[start] !== '\\') return fallback;
   // A path beginning `//` (after `.` and `..` are resolved) would be read as another host.
   if (url.pathname.startsWith('//')) return fallback;
   return url.pathname + url.search + url.hash;

@@ -3,7 +3,6 @@ import type { MiddlewareFunction, RouterContextProvider } from 'react-router';
 import { localeOfPath } from '~/i18n/config.ts';
 import { i18nFor } from '~/i18n/resources.server.ts';
 import { requestContext, servicesContext } from '../../server/context.ts';
-import { NotFound } from '../../server/domain/errors.ts';
 
 export function services(context: Readonly<RouterContextProvider>) {
   return context.get(servicesContext);
@@ -30,16 +29,6 @@ export function tFor(request: Request) {
 export function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
   return new Response(null, { status: 404, statusText: `Page not found: ${pathname}` });
-}
-
-/** Maps the domain's NotFound to the page 404 (one mapper for every page). */
-export async function orNotFound<T>(request: Request, work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof NotFound) throw notFound(request);
-    throw error;
-  }
 }
 
 /**

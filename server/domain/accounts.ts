@@ -395,21 +395,21 @@ export async function resetPassword(auth: Auth, token: string, newPassword: stri
  * Confirms an email with a mailed token (valid one hour). It does not sign anyone in. A link that
  * changes the address proves the new one too: Better Auth keeps the old flag, so it is set here.
  */
-export async function verifyEmail(auth: Auth, db: DB, token: string, headers: Headers): Promise<void> {
+export async function verifyEmail(auth: Auth, db: DB, token: string, headers: Headers): Promise<boolean> {
   let result: unknown;
   try {
     result = await auth.api.verifyEmail({ query: { token }, headers });
   } catch (error) {
     const status = (error as { status?: unknown })?.status;
-    if (TOKEN_CODES.has(authCode(error) ?? '') || status === 'UNAUTHORIZED' || status === 'BAD_REQUEST') {
-      throw new Invalid({ form: ['invalid-action-code'] });
-    }
+    // An expired, used or forged link: the page says so (it is not an error of ours).
+    if (TOKEN_CODES.has(authCode(error) ?? '') || status === 'UNAUTHORIZED' || status === 'BAD_REQUEST') return false;
     throw error;
   }
   const changed = (result as { user?: { id: string; emailVerified?: unknown } | null } | undefined)?.user;
   if (changed && !toBool(changed.emailVerified)) {
     await db.updateTable('users').set({ email_verified: true }).where('id', '=', changed.id).execute();
   }
+  return true;
 }
 
 /** The confirmation link again after a sign-in with the right password (one per minute per address). */

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { numberFormat } from '../../app/lib/intl.ts';
-import { REPORT_REASONS } from '../../app/lib/validation/ads.ts';
+import { REPORT_REASONS, type ReportInput } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus, AttributeOption } from '../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
@@ -463,15 +463,14 @@ export { REPORT_REASONS };
 export const REPORT_LIMIT = { name: 'report', limit: 10, windowSeconds: 60 * 60 } as const;
 
 /**
- * A member reports an ad (PRODUCT.md §2 Report). One open report per member and ad: a second one
- * updates the first. Staff see open reports in the moderation queue.
+ * A member reports an ad (ten reports an hour at most). One open report per member and ad: a
+ * second one updates the first. Staff see open reports in the moderation queue.
  */
-export async function reportAd(
-  db: DB,
-  reporterId: string,
-  adId: number,
-  input: { reason: (typeof REPORT_REASONS)[number]; note?: string },
-): Promise<void> {
+export async function reportAd(db: DB, reporterId: string, adId: number, input: ReportInput): Promise<void> {
+  // Nobody reports their own ad: to its owner it is as if there were no such form.
+  const ad = await db.selectFrom('ads').select('user_id').where('id', '=', adId).executeTakeFirst();
+  if (!ad || ad.user_id === reporterId) throw new NotFound('errors.not-found');
+  await hitRateLimit(db, REPORT_LIMIT, reporterId);
   const open = await db
     .selectFrom('reports')
     .select('id')

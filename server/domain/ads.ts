@@ -577,14 +577,14 @@ export async function updateAd(
 }
 
 /** The status machine (PRODUCT.md §2): who may move an ad from where to where. */
-const MOVES: Record<string, { from: AdStatus[]; to: AdStatus }> = {
+const MOVES = {
   approve: { from: ['pending'], to: 'published' },
   reject: { from: ['pending', 'published'], to: 'rejected' },
   'mark-sold': { from: ['published'], to: 'sold' },
   renew: { from: ['expired'], to: 'published' },
   expire: { from: ['published'], to: 'expired' },
   delete: { from: ['draft', 'pending', 'published', 'rejected', 'sold', 'expired', 'archived'], to: 'deleted' },
-};
+} as const satisfies Record<string, { from: readonly AdStatus[]; to: AdStatus }>;
 export type AdMove = keyof typeof MOVES;
 
 /**
@@ -636,7 +636,9 @@ export async function moveAd(
   move: AdMove,
   options: { owner?: string; reason?: string; now?: Date } = {},
 ): Promise<AdStatus> {
-  const rule = MOVES[move];
+  const rule: { from: readonly AdStatus[]; to: AdStatus } | undefined = Object.hasOwn(MOVES, move)
+    ? MOVES[move]
+    : undefined;
   if (!rule) throw new Invalid({ form: ['invalid'] });
   const now = options.now ?? new Date();
   const moved = await db.transaction().execute(async (trx) => {

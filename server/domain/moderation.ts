@@ -9,7 +9,7 @@ import type { DB } from '../db/index.ts';
 import type { AdStatus, AttributeOption, AttributeType } from '../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
-import { type Actor, announceAdChanges, recordRevision } from './ads.ts';
+import { type Actor, type AdMove, announceAdChanges, moveAd, recordRevision } from './ads.ts';
 import { Invalid, NotFound } from './errors.ts';
 
 /** The queue's status tabs, in order (shared with the page that builds its links). */
@@ -465,4 +465,30 @@ export async function featureAd(db: DB, actor: Actor, id: number, until: Date | 
     });
   });
   await announceAdChanges(db, [id]);
+}
+
+/**
+ * A bulk decision of the queue: each ad moved on its own (its own transaction, history and
+ * notification). An ad that another moderator moved meanwhile, or that is gone, is skipped, not an
+ * error: the queue page reports how many were done and how many skipped.
+ */
+export async function moveAds(
+  db: DB,
+  actor: Actor,
+  ids: readonly number[],
+  move: Extract<AdMove, 'approve' | 'reject'>,
+  options: { reason?: string } = {},
+): Promise<{ count: number; skipped: number }> {
+  let count = 0;
+  let skipped = 0;
+  for (const id of ids) {
+    try {
+      await moveAd(db, actor, id, move, options);
+      count++;
+    } catch (error) {
+      if (!(error instanceof Invalid || error instanceof NotFound)) throw error;
+      skipped++;
+    }
+  }
+  return { count, skipped };
 }

@@ -128,11 +128,18 @@ export interface OwnAdDetail extends OwnAd {
 
 /** The member's own ad (someone else's or a deleted one: NotFound). */
 export async function ownAd(db: DB, userId: string, id: number): Promise<OwnAd> {
+  const ad = await findOwnAd(db, userId, id);
+  if (!ad) throw new NotFound('errors.not-found');
+  return ad;
+}
+
+/** The member's own ad (not deleted), or null when there is none of theirs with this id. */
+export async function findOwnAd(db: DB, userId: string, id: number): Promise<OwnAd | null> {
   const row = await ownAdsQuery(db, userId)
     .where('ads.id', '=', id)
     .where('ads.status', '!=', 'deleted')
     .executeTakeFirst();
-  if (!row) throw new NotFound('errors.not-found');
+  if (!row) return null;
   const [ad] = await withCovers(db, [row]);
   return ad as OwnAd;
 }

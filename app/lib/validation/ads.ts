@@ -3,6 +3,7 @@
 // refuses attributes the category does not have.
 import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
+import { idField } from '../ids.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
@@ -21,6 +22,17 @@ export const REPORT_REASONS = [
   'sold',
   'other',
 ] as const;
+/** What the owner's list of ads posts for one of them. */
+export const ownAdMoveSchema = z.object({ id: idField, intent: z.enum(['mark-sold', 'delete']) });
+
+/** The report form of the ad page: a reason from the list and an optional note. */
+export const REPORT_NOTE_MAX = 1000;
+export const reportSchema = z.object({
+  reason: z.enum(REPORT_REASONS),
+  note: z.string().trim().max(REPORT_NOTE_MAX).optional(),
+});
+export type ReportInput = z.output<typeof reportSchema>;
+
 export const TITLE_MIN = 5;
 export const TITLE_MAX = 150;
 export const DESCRIPTION_MIN = 20;

@@ -1,18 +1,16 @@
 import { getFormProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { data, Form, Link, useSearchParams } from 'react-router';
 import { EmailField, FormError, SubmitButton, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { resendVerificationSchema } from '~/lib/validation/accounts.ts';
 import { resendVerification, verifyEmail } from '../../../server/domain/accounts.ts';
-import { Invalid } from '../../../server/domain/errors.ts';
 import type { Route } from './+types/email-verification';
 
 /** The link in the mail lands here: the token is checked and the email confirmed. */
@@ -21,26 +19,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const meta = { title: t('auth:verify.title'), description: t('auth:verify.description'), noindex: true };
   const token = new URL(request.url).searchParams.get('token');
   if (!token) return data({ meta, verified: false, linkError: undefined as string | undefined });
-  try {
-    await verifyEmail(services(context).auth, db(context), token, request.headers);
+  if (await verifyEmail(services(context).auth, db(context), token, request.headers)) {
     return data({ meta, verified: true, linkError: undefined as string | undefined });
-  } catch (error) {
-    if (error instanceof Invalid)
-      return data({ meta, verified: false, linkError: 'invalid-action-code' }, { status: 400 });
-    throw error;
   }
+  return data({ meta, verified: false, linkError: 'invalid-action-code' }, { status: 400 });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resendVerificationSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      await resendVerification(services(context).auth, db(context), submission.value.email, authMeta(request, context));
-      return { result: submission.reply({ resetForm: true }), sent: true };
-    },
-  );
+  return formAction(await request.formData(), resendVerificationSchema, async ({ email }, form) => {
+    await resendVerification(services(context).auth, db(context), email, authMeta(request, context));
+    return { result: form.cleared(), formError: undefined, sent: true };
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

@@ -1,13 +1,12 @@
 import { getFormProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { data, Form, redirect } from 'react-router';
+import { Form, redirect } from 'react-router';
 import { FormError, LoginField, SubmitButton, SwitchFormLink, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -22,23 +21,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      const { login } = submission.value;
-      const meta = authMeta(request, context);
-      if (isPhoneIdentifier(login)) {
-        // The code comes by SMS; the next page takes it with the new password.
-        await requestPhonePasswordReset(services(context).auth, db(context), login, meta);
-        const query = new URLSearchParams({ phone: login });
-        return redirect(`${localizePath('/account/reset-password', localeOf(request))}?${query}`);
-      }
-      await requestPasswordReset(services(context).auth, db(context), login, meta);
-      return { result: submission.reply({ resetForm: true }), sent: true };
-    },
-  );
+  return formAction(await request.formData(), forgotPasswordSchema, async ({ login }, form) => {
+    const meta = authMeta(request, context);
+    if (isPhoneIdentifier(login)) {
+      // The code comes by SMS; the next page takes it with the new password.
+      await requestPhonePasswordReset(services(context).auth, db(context), login, meta);
+      const query = new URLSearchParams({ phone: login });
+      return redirect(`${localizePath('/account/reset-password', localeOf(request))}?${query}`);
+    }
+    await requestPasswordReset(services(context).auth, db(context), login, meta);
+    return { result: form.cleared(), formError: undefined, sent: true };
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

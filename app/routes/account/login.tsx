@@ -1,7 +1,6 @@
 import { getFormProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Checkbox, Group, Stack, Title } from '@mantine/core';
-import { data, Form, Link, useSearchParams } from 'react-router';
+import { Form, Link, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
   FormError,
@@ -18,8 +17,8 @@ import {
   authMeta,
   externalSignInPost,
   externalSignInState,
+  formAction,
   redirectWithCookies,
-  replyOnRefusal,
 } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -44,13 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const external = externalSignInPost(request, context, form);
   if (external) return external;
-  const submission = parseWithZod(form, { schema: loginSchema });
-  if (submission.status !== 'success')
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 422 });
-  const input = submission.value;
-  return replyOnRefusal(
-    (opts) => submission.reply({ ...opts, hideFields: ['password'] }),
-    async () => {
+  return formAction(
+    form,
+    loginSchema,
+    async (input) => {
       const cookies = await signIn(
         services(context).auth,
         db(context),
@@ -59,6 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
       return redirectWithCookies(afterAuthTarget(request, input.redirect), cookies);
     },
+    { hideFields: ['password'] },
   );
 }
 

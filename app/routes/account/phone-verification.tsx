@@ -1,13 +1,12 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconMessageCheck } from '@tabler/icons-react';
-import { data, Form, Link, redirect, useSearchParams } from 'react-router';
+import { Form, Link, redirect, useSearchParams } from 'react-router';
 import { CodeField, FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { accountNotices, afterAuthTarget, authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { accountNotices, afterAuthTarget, authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
@@ -43,33 +42,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = afterAuthTarget(request, String(form.get('redirect') ?? ''));
   const { auth } = services(context);
   if (form.get('intent') === 'verify') {
-    const submission = parseWithZod(form, { schema: verifyPhoneSchema });
-    if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
-    return replyOnRefusal(
-      (opts) => submission.reply({ ...opts, hideFields: ['code'] }),
-      async () => {
-        await verifyPhone(auth, db(context), submission.value, authMeta(request, context));
+    return formAction(
+      form,
+      verifyPhoneSchema,
+      async (value) => {
+        await verifyPhone(auth, db(context), value, authMeta(request, context));
         const target = new URL(redirectTo, 'http://x');
         target.searchParams.set('phone-verified', '1');
         return redirect(target.pathname + target.search);
       },
+      { hideFields: ['code'] },
     );
   }
-  const submission = parseWithZod(form, { schema: sendPhoneCodeSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      await sendPhoneCode(
-        auth,
-        db(context),
-        submission.value.phone,
-        authMeta(request, context),
-        accountNotices(context),
-      );
-      return redirect(codePage(request, submission.value.phone, redirectTo));
-    },
-  );
+  return formAction(form, sendPhoneCodeSchema, async ({ phone }) => {
+    await sendPhoneCode(auth, db(context), phone, authMeta(request, context), accountNotices(context));
+    return redirect(codePage(request, phone, redirectTo));
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

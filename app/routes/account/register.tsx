@@ -1,8 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
 import { Trans } from 'react-i18next';
-import { data, Form, Link, redirect, useSearchParams } from 'react-router';
+import { Form, Link, redirect, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
   FormError,
@@ -22,8 +21,8 @@ import {
   authMeta,
   externalSignInPost,
   externalSignInState,
+  formAction,
   redirectWithCookies,
-  replyOnRefusal,
 } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -50,12 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const external = externalSignInPost(request, context, form);
   if (external) return external;
-  const submission = parseWithZod(form, { schema: registerSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
-  const input = submission.value;
-  return replyOnRefusal(
-    (opts) => submission.reply({ ...opts, hideFields }),
-    async () => {
+  return formAction(
+    form,
+    registerSchema,
+    async (input) => {
       const cookies = await register(
         services(context).auth,
         db(context),
@@ -76,6 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const query = new URLSearchParams({ registered: input.login.toLowerCase() });
       return redirect(`${localizePath('/account/email-verification', localeOf(request))}?${query}`);
     },
+    { hideFields },
   );
 }
 

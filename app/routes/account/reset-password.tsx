@@ -1,7 +1,6 @@
 import { getFormProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Stack, Text, Title } from '@mantine/core';
-import { data, Form, redirect, useSearchParams } from 'react-router';
+import { Form, redirect, useSearchParams } from 'react-router';
 import {
   CodeField,
   FormError,
@@ -13,7 +12,7 @@ import {
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { authMeta, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -35,24 +34,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const done = () => redirect(`${localizePath('/login', localeOf(request))}?reset=1`);
   if (form.has('phone')) {
-    const submission = parseWithZod(form, { schema: resetPasswordByPhoneSchema });
-    if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
-    return replyOnRefusal(
-      (opts) => submission.reply({ ...opts, hideFields }),
-      async () => {
-        await resetPasswordByPhone(services(context).auth, db(context), submission.value, authMeta(request, context));
+    return formAction(
+      form,
+      resetPasswordByPhoneSchema,
+      async (value) => {
+        await resetPasswordByPhone(services(context).auth, db(context), value, authMeta(request, context));
         return done();
       },
+      { hideFields },
     );
   }
-  const submission = parseWithZod(form, { schema: resetPasswordSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply({ ...opts, hideFields }),
-    async () => {
-      await resetPassword(services(context).auth, submission.value.token, submission.value.password);
+  return formAction(
+    form,
+    resetPasswordSchema,
+    async (value) => {
+      await resetPassword(services(context).auth, value.token, value.password);
       return done();
     },
+    { hideFields },
   );
 }
 

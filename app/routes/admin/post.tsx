@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import {
   Anchor,
   Badge,
@@ -20,7 +19,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { z } from 'zod';
 import {
   DoneAlert,
@@ -33,13 +32,13 @@ import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { FEATURABLE, parseDone, parseQueueQuery, queueSearch } from '~/lib/moderation.ts';
-import { db, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, notFound, tFor } from '~/lib/route.server.ts';
 import { requirePermission } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -72,7 +71,7 @@ const adId = (request: Request, value: string | undefined) => {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requirePermission(request, context, 'view-ads');
   const t = tFor(request);
-  const ad = await orNotFound(request, getModerationAd(db(context), adId(request, params.id)));
+  const ad = await getModerationAd(db(context), adId(request, params.id));
   const url = new URL(request.url);
   return {
     meta: { title: `${ad.title} · ${t('admin:posts.title')}`, noindex: true },
@@ -110,18 +109,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const database = db(context);
   const actor = actorOf(user, context);
 
-  async function handle<Output>(schema: z.ZodType<Output, any>, work: (value: Output) => Promise<Response>) {
-    const submission = parseWithZod(form, { schema });
-    const reply = (opts: { fieldErrors?: Record<string, string[]> } = {}): IntentReply => ({
-      ...submission.reply(opts),
-      form: intent as Intent,
-    });
-    if (submission.status !== 'success') return data<ReviewActionData>({ result: reply() }, { status: 422 });
-    return orNotFound(
-      request,
-      replyOnRefusal(reply, () => work(submission.value)),
-    );
-  }
+  const handle = <Schema extends z.ZodType>(schema: Schema, work: (value: z.output<Schema>) => Promise<Response>) =>
+    formAction(form, schema, work, { extra: { form: intent } });
 
   switch (intent) {
     case 'approve':

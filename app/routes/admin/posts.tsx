@@ -1,5 +1,4 @@
 import { getFormProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import {
   Anchor,
   Box,
@@ -18,7 +17,7 @@ import {
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconInbox } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import {
   DoneAlert,
   RejectFields,
@@ -31,6 +30,7 @@ import { EmptyState } from '~/components/empty-state.tsx';
 import { useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -40,10 +40,8 @@ import { requirePermission } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { BULK_INTENTS, queueSchema, rejectionReasonValue } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
-import { moveAd } from '../../../server/domain/ads.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
-import { Invalid, NotFound } from '../../../server/domain/errors.ts';
-import { listModerationQueue, type QueueItem } from '../../../server/domain/moderation.ts';
+import { listModerationQueue, moveAds, type QueueItem } from '../../../server/domain/moderation.ts';
 import type { Route } from './+types/posts';
 import { actorOf, type ModerationRights, queueTarget, rightsOf } from './moderation.server.ts';
 
@@ -96,24 +94,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw new Response(null, { status: 400, statusText: 'Bad Request' });
   }
   const user = await requirePermission(request, context, 'approve-ads');
-  const submission = parseWithZod(form, { schema: queueSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
-  const move = intent === 'bulk-reject' ? 'reject' : 'approve';
-  const reason = move === 'reject' ? rejectionReasonValue(submission.value) : undefined;
-  const ids = row ? [Number(row[1])] : (submission.value.ids ?? []);
-  const actor = actorOf(user, context);
-  let count = 0;
-  let skipped = 0;
-  for (const id of ids) {
-    try {
-      await moveAd(db(context), actor, id, move, { reason });
-      count++;
-    } catch (error) {
-      if (!(error instanceof Invalid || error instanceof NotFound)) throw error;
-      skipped++;
-    }
-  }
-  return redirect(queueTarget(request, { done: move === 'reject' ? 'rejected' : 'approved', count, skipped }));
+  return formAction(form, queueSchema, async (value) => {
+    const move = intent === 'bulk-reject' ? 'reject' : 'approve';
+    const reason = move === 'reject' ? rejectionReasonValue(value) : undefined;
+    const ids = row ? [Number(row[1])] : (value.ids ?? []);
+    const done = await moveAds(db(context), actorOf(user, context), ids, move, { reason });
+    return redirect(queueTarget(request, { done: move === 'reject' ? 'rejected' : 'approved', ...done }));
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

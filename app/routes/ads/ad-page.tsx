@@ -20,6 +20,7 @@ import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { isbot } from 'isbot';
 import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
+import { z } from 'zod';
 import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
@@ -29,25 +30,23 @@ import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { can } from '~/lib/admin-nav.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { REPORT_REASONS } from '~/lib/validation/ads.ts';
+import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
 import {
   anonymousVisitor,
   countView,
   loadAdView,
-  REPORT_LIMIT,
   reportAd,
   revealSellerPhone,
   similarAds,
 } from '../../../server/domain/ad-view.ts';
-import { Invalid, TooManyRequests } from '../../../server/domain/errors.ts';
-import { hitRateLimit } from '../../../server/domain/rate-limit.ts';
 import type { Route } from './+types/ad-page';
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4). The seller's phone
@@ -60,7 +59,7 @@ const PUBLIC = new Set(['published', 'sold', 'expired']);
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const url = parseAdUrl(params);
   if (!url) throw notFound(request);
-  const ad = await orNotFound(request, loadAdView(db(context), url.id));
+  const ad = await loadAdView(db(context), url.id);
   const user = await currentUser(request, context);
   const owner = !!user && ad.seller?.id === user.id;
   const staff = can(user, 'view-ads');
@@ -121,15 +120,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const { ad, owner } = await load(request, context, params);
+  const { ad } = await load(request, context, params);
   const form = await request.formData();
-  const intent = String(form.get('intent') ?? '');
-  try {
-    if (intent === 'reveal-phone' || intent === 'whatsapp') {
+  const intent = form.get('intent');
+  if (intent === 'reveal-phone' || intent === 'whatsapp') {
+    return formAction(form, z.object({}), async (_, reply) => {
       // Signed-in members only, counted against a limit so numbers cannot be harvested.
       const channel = intent === 'whatsapp' ? 'whatsapp' : 'phone';
-      const phone = await orNotFound(request, revealSellerPhone(db(context), ad.id, user.id, channel));
-      if (channel === 'phone') return { revealed: phone, formError: undefined };
+      const phone = await revealSellerPhone(db(context), ad.id, user.id, channel);
+      if (channel === 'phone') return { result: reply.cleared(), formError: undefined, revealed: phone };
       const origin = services(context).config.appUrl ?? new URL(request.url).origin;
       const page = localizePath(
         `/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`,
@@ -137,32 +136,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       );
       const text = tFor(request)('ads:page.whatsapp-text', { title: ad.title, url: origin + encodeURI(page) });
       return redirect(`https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`, 303);
-    }
-    if (intent === 'report') {
-      if (owner) throw notFound(request);
-      const reason = String(form.get('reason') ?? '');
-      const note = String(form.get('note') ?? '').trim();
-      if (!(REPORT_REASONS as readonly string[]).includes(reason) || note.length > 1000) {
-        return data({ revealed: null, formError: 'bad-request' }, { status: 422 });
-      }
-      await hitRateLimit(db(context), REPORT_LIMIT, user.id);
-      await reportAd(db(context), user.id, ad.id, {
-        reason: reason as (typeof REPORT_REASONS)[number],
-        note: note || undefined,
-      });
-      return { revealed: null, formError: undefined, reported: true };
-    }
-    throw notFound(request);
-  } catch (error) {
-    if (error instanceof TooManyRequests) {
-      return data(
-        { revealed: null, formError: `too-many:${Math.ceil(error.retryAfter / 60)}` },
-        { status: 429, headers: { 'Retry-After': String(error.retryAfter) } },
-      );
-    }
-    if (error instanceof Invalid) return data({ revealed: null, formError: error.errors.form?.[0] }, { status: 422 });
-    throw error;
+    });
   }
+  if (intent === 'report') {
+    return formAction(
+      form,
+      reportSchema,
+      async (value, reply) => {
+        await reportAd(db(context), user.id, ad.id, value);
+        return { result: reply.cleared(), formError: undefined, reported: true };
+      },
+      { invalid: 'bad-request' },
+    );
+  }
+  throw notFound(request);
 }
 
 export const meta: Route.MetaFunction = routeMeta;
@@ -175,6 +162,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   const price = usePrice();
   const [zoom, setZoom] = useState<number | null>(null);
   const origin = matches[0]?.loaderData?.origin ?? '';
+  const revealed = actionData && 'revealed' in actionData ? actionData.revealed : null;
   if (loaderData.gone) {
     return (
       <Stack gap="lg">
@@ -377,15 +365,15 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               ad.contact.phone || ad.contact.whatsapp ? (
                 <Stack gap="xs">
                   {ad.contact.phone ? (
-                    actionData?.revealed ? (
+                    revealed ? (
                       <Button
                         component="a"
-                        href={`tel:${actionData.revealed}`}
+                        href={`tel:${revealed}`}
                         leftSection={<IconPhone aria-hidden />}
                         radius="xl"
                         size="lg"
                       >
-                        <bdi dir="ltr">{actionData.revealed}</bdi>
+                        <bdi dir="ltr">{revealed}</bdi>
                       </Button>
                     ) : loaderData.signedIn ? (
                       <Form method="post">

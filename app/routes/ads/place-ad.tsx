@@ -1,7 +1,6 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { data, Link, redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { adPath } from '~/components/ads/ad-parts.tsx';
 import { CategoryPicker } from '~/components/ads/category-picker.tsx';
@@ -9,10 +8,10 @@ import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -27,8 +26,7 @@ import {
   resolveCategoryPath,
 } from '../../../server/domain/ads.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
-import { NotFound } from '../../../server/domain/errors.ts';
-import { ownAd } from '../../../server/domain/owner-ads.ts';
+import { findOwnAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
@@ -39,9 +37,9 @@ export const middleware = guards('auth');
 async function place(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const segments = (params['*'] ?? '').split('/').filter(Boolean);
   if (![params.taxonomy, ...segments].every((s) => SLUG_PATTERN.test(s))) throw notFound(request);
-  const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
+  const taxonomy = await getTaxonomy(db(context), params.taxonomy);
   if (segments.length === 0) return { taxonomy, path: null, segments };
-  const path = await orNotFound(request, resolveCategoryPath(db(context), taxonomy.slug, segments));
+  const path = await resolveCategoryPath(db(context), taxonomy.slug, segments);
   return { taxonomy, path, segments };
 }
 
@@ -84,10 +82,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** The member's own ad just placed (for the confirmation and the link to its page); null if not theirs. */
 async function placedAd(context: Route.LoaderArgs['context'], userId: string, id: number) {
-  const ad = await ownAd(db(context), userId, id).catch((error) => {
-    if (error instanceof NotFound) return null;
-    throw error;
-  });
+  const ad = await findOwnAd(db(context), userId, id);
   return ad ? { status: ad.status, href: adPath(ad) } : null;
 }
 
@@ -97,27 +92,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!path || !isLeaf(path)) throw notFound(request);
   const attributes = await listCategoryAttributes(db(context), path.category.slug);
   const phone = await confirmedPhone(db(context), user.id);
-  const submission = parseWithZod(await request.formData(), {
-    schema: adFormSchema(attributes, { confirmedPhone: phone !== null }),
+  const schema = adFormSchema(attributes, { confirmedPhone: phone !== null });
+  return formAction(await request.formData(), schema, async (value) => {
+    const info = requestInfo(context);
+    const ad = await createAd(
+      db(context),
+      { moderation: services(context).config.moderation },
+      { id: user.id, ip: info.ip, userAgent: info.userAgent },
+      path,
+      attributes,
+      value as AdInput,
+    );
+    // Built from the route, not request.url (a client-side post arrives at `….data`).
+    const form = localizePath(['/place-your-ad', params.taxonomy, ...segments].join('/'), localeOf(request));
+    return redirect(`${form}?placed=${ad.id}&status=${ad.status}`);
   });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      const info = requestInfo(context);
-      const ad = await createAd(
-        db(context),
-        { moderation: services(context).config.moderation },
-        { id: user.id, ip: info.ip, userAgent: info.userAgent },
-        path,
-        attributes,
-        submission.value as AdInput,
-      );
-      // Built from the route, not request.url (a client-side post arrives at `….data`).
-      const form = localizePath(['/place-your-ad', params.taxonomy, ...segments].join('/'), localeOf(request));
-      return redirect(`${form}?placed=${ad.id}&status=${ad.status}`);
-    },
-  );
 }
 
 export const meta: Route.MetaFunction = routeMeta;

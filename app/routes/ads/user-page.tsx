@@ -8,7 +8,7 @@ import { useT } from '~/i18n/use-t.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { listUserAds, loadPublicProfile } from '../../../server/domain/ad-view.ts';
@@ -18,7 +18,7 @@ import type { Route } from './+types/user-page';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(params.id)) throw notFound(request);
-  const profile = await orNotFound(request, loadPublicProfile(db(context), params.id));
+  const profile = await loadPublicProfile(db(context), params.id);
   const pageParam = new URL(request.url).searchParams.get('page');
   const page = pageParam === null ? 1 : /^[1-9]\d{0,4}$/.test(pageParam) ? Number(pageParam) : 0;
   if (page < 1) throw notFound(request);

@@ -7,7 +7,7 @@ import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
@@ -19,7 +19,7 @@ import type { Route } from './+types/category';
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
   const locale = localeOf(request);
-  const path = await orNotFound(request, getCategoryPath(db(context), params.category));
+  const path = await getCategoryPath(db(context), params.category);
   // The category slug is globally unique: a stale or wrong taxonomy in the URL moves to the right one.
   if (path.taxonomy.slug !== params.taxonomy) {
     const url = new URL(request.url);

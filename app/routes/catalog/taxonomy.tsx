@@ -9,7 +9,7 @@ import { localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!SLUG_PATTERN.test(params.taxonomy)) throw notFound(request);
   const t = tFor(request);
   const locale = localeOf(request);
-  const taxonomy = await orNotFound(request, getTaxonomy(db(context), params.taxonomy));
+  const taxonomy = await getTaxonomy(db(context), params.taxonomy);
   const categories = await listChildren(db(context), taxonomy.id, null);
   const title = localName(locale, taxonomy);
   const signedIn = !!(await currentUser(request, context));

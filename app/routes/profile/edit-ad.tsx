@@ -1,17 +1,16 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Group, Stack, Text, Title } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
-import { data, redirect } from 'react-router';
+import { redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { StatusBadge } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, orNotFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
@@ -29,7 +28,7 @@ export const middleware = guards('auth');
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const locale = localeOf(request);
-  const editable = await orNotFound(request, editableAd(db(context), user.id, ownAdId(request, params)));
+  const editable = await editableAd(db(context), user.id, ownAdId(request, params));
   const { ad, path, attributes, values } = editable;
   ensureCanonical(request, params, ad, '/edit');
   return {
@@ -51,34 +50,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   // The ad and its category's attributes: what the post is checked against (not its current values).
-  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  const ad = await ownAd(db(context), user.id, ownAdId(request, params));
   const attributes = await listCategoryAttributes(db(context), ad.category_slug);
   const phone = await confirmedPhone(db(context), user.id);
-  const submission = parseWithZod(await request.formData(), {
-    schema: adFormSchema(attributes, { confirmedPhone: phone !== null }),
+  const schema = adFormSchema(attributes, { confirmedPhone: phone !== null });
+  return formAction(await request.formData(), schema, async (value) => {
+    const info = requestInfo(context);
+    const { submission_key: _, ...input } = value as AdInput;
+    const edited = await updateAd(
+      db(context),
+      { moderation: services(context).config.moderation },
+      { id: user.id, ip: info.ip, userAgent: info.userAgent },
+      ad.id,
+      attributes,
+      input,
+    );
+    const target = localizePath(ownAdPath({ ...ad, slug: edited.slug }), localeOf(request));
+    const done = edited.changed.length === 0 ? 'unchanged' : edited.status === 'pending' ? 'edited-review' : 'edited';
+    return redirect(`${encodeURI(target)}?done=${done}`);
   });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 422 });
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      const info = requestInfo(context);
-      const { submission_key: _, ...input } = submission.value as AdInput;
-      const edited = await orNotFound(
-        request,
-        updateAd(
-          db(context),
-          { moderation: services(context).config.moderation },
-          { id: user.id, ip: info.ip, userAgent: info.userAgent },
-          ad.id,
-          attributes,
-          input,
-        ),
-      );
-      const target = localizePath(ownAdPath({ ...ad, slug: edited.slug }), localeOf(request));
-      const done = edited.changed.length === 0 ? 'unchanged' : edited.status === 'pending' ? 'edited-review' : 'edited';
-      return redirect(`${encodeURI(target)}?done=${done}`);
-    },
-  );
 }
 
 export const meta: Route.MetaFunction = routeMeta;

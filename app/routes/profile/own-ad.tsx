@@ -8,7 +8,7 @@ import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, orNotFound, tFor } from '~/lib/route.server.ts';
+import { db, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { ownAdDetail } from '../../../server/domain/owner-ads.ts';
@@ -22,7 +22,7 @@ export const middleware = guards('auth');
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const ad = await orNotFound(request, ownAdDetail(db(context), user.id, ownAdId(request, params)));
+  const ad = await ownAdDetail(db(context), user.id, ownAdId(request, params));
   ensureCanonical(request, params, ad);
   return { ad, meta: { title: tFor(request)('ads:mine.detail-title', { title: ad.title }), noindex: true } };
 }

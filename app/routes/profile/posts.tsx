@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
-import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
+import { Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -8,15 +8,16 @@ import { FormError } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
-import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { ownAdMoveSchema } from '~/lib/validation/ads.ts';
 import { moveAd } from '../../../server/domain/ads.ts';
-import { Invalid } from '../../../server/domain/errors.ts';
 import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
 
@@ -35,24 +36,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
-  const id = Number(form.get('id'));
-  const intent = String(form.get('intent') ?? '');
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(request);
   const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
-  try {
-    if (intent === 'mark-sold' || intent === 'delete') await moveAd(db(context), actor, id, intent, { owner: user.id });
-    else throw notFound(request);
-  } catch (error) {
-    if (error instanceof Invalid) return data({ formError: error.errors.form?.[0] }, { status: 422 });
-    // Someone else's ad: the same 404 as a missing one (NotFound from the domain).
-    if (error instanceof Error && error.name === 'NotFound') throw notFound(request);
-    throw error;
-  }
-  const back = new URL(request.url);
-  const tab = back.searchParams.get('status');
-  const query = new URLSearchParams({ ...(isOwnerTab(tab) ? { status: tab } : {}), done: intent });
-  return redirect(`${localizePath('/profile/posts', localeOf(request))}?${query}`);
+  // Someone else's ad is the domain's NotFound: the same 404 as a missing one.
+  return formAction(
+    await request.formData(),
+    ownAdMoveSchema,
+    async ({ id, intent }) => {
+      await moveAd(db(context), actor, id, intent, { owner: user.id });
+      const tab = new URL(request.url).searchParams.get('status');
+      const query = new URLSearchParams({ ...(isOwnerTab(tab) ? { status: tab } : {}), done: intent });
+      return redirect(`${localizePath('/profile/posts', localeOf(request))}?${query}`);
+    },
+    { invalid: 'bad-request' },
+  );
 }
 
 export const meta: Route.MetaFunction = routeMeta;

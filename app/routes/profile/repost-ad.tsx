@@ -1,19 +1,20 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { data, Form, Link, redirect } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
+import { z } from 'zod';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, orNotFound, requestInfo, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { repostAd } from '../../../server/domain/ads.ts';
-import { Invalid } from '../../../server/domain/errors.ts';
 import { ownAd, repostQuote } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/repost-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
@@ -26,7 +27,7 @@ export const middleware = guards('auth');
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  const ad = await ownAd(db(context), user.id, ownAdId(request, params));
   ensureCanonical(request, params, ad, '/repost');
   const quote = await repostQuote(db(context), user.id, ad);
   return {
@@ -38,15 +39,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const ad = await orNotFound(request, ownAd(db(context), user.id, ownAdId(request, params)));
+  const ad = await ownAd(db(context), user.id, ownAdId(request, params));
   const info = requestInfo(context);
-  try {
+  return formAction(await request.formData(), z.object({}), async () => {
     const done = await repostAd(db(context), { id: user.id, ip: info.ip, userAgent: info.userAgent }, ad.id);
     return redirect(`${encodeURI(localizePath(ownAdPath(ad), localeOf(request)))}?done=${done}`);
-  } catch (error) {
-    if (error instanceof Invalid) return data({ formError: error.errors.form?.[0] }, { status: 422 });
-    throw error;
-  }
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Avatar, Box, Button, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { data, Link, redirect, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
@@ -7,7 +6,7 @@ import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
-import { authMeta, redirectWithCookies, replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { authMeta, formAction, redirectWithCookies } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -88,21 +87,15 @@ function backTo(request: Request, saved: string, section: string): string {
   return `${localizePath('/profile', localeOf(request))}?saved=${saved}#${section}`;
 }
 
-/** Parses a section's form, answers 422 on bad input, and maps domain refusals to the form. */
-async function answerSection<Output>(
+/** A section's form (app/lib/form-actions.server.ts's one shape), its reply marked with the section. */
+function answerSection<Schema extends z.ZodType>(
   intent: ProfileIntent,
   form: FormData,
-  schema: z.ZodType<Output, any>,
-  work: (value: Output) => Promise<Response>,
+  schema: Schema,
+  work: (value: z.output<Schema>) => Promise<Response>,
   hideFields: string[] = [],
 ) {
-  const submission = parseWithZod(form, { schema });
-  const reply = (opts: { fieldErrors?: Record<string, string[]> } = {}): SectionReply => ({
-    ...submission.reply({ ...opts, hideFields }),
-    section: intent,
-  });
-  if (submission.status !== 'success') return data<ProfileActionData>({ result: reply() }, { status: 422 });
-  return replyOnRefusal(reply, () => work(submission.value));
+  return formAction(form, schema, work, { hideFields, extra: { section: intent } });
 }
 
 const passwordFields = ['current_password', 'password', 'password_confirmation'];

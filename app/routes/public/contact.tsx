@@ -1,12 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { data, Form, Link, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
-import { replyOnRefusal } from '~/lib/form-actions.server.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -20,23 +19,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: contactSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 422 });
   const info = requestInfo(context);
-  return replyOnRefusal(
-    (opts) => submission.reply(opts),
-    async () => {
-      const id = await submitContactMessage(db(context), submission.value, {
-        ip: info.ip,
-        userAgent: info.userAgent,
-        locale: localeOf(request),
-      });
-      const { mailer, config } = services(context);
-      await notifyStaffOfContact(db(context), mailer, config.contactEmails, id, info.logger);
-      return { result: submission.reply({ resetForm: true }), sent: true };
-    },
-  );
+  return formAction(await request.formData(), contactSchema, async (value, form) => {
+    const id = await submitContactMessage(db(context), value, {
+      ip: info.ip,
+      userAgent: info.userAgent,
+      locale: localeOf(request),
+    });
+    const { mailer, config } = services(context);
+    await notifyStaffOfContact(db(context), mailer, config.contactEmails, id, info.logger);
+    return { result: form.cleared(), formError: undefined, sent: true };
+  });
 }
 
 export const meta: Route.MetaFunction = routeMeta;

@@ -3,17 +3,14 @@ import { data } from 'react-router';
 import { stripLocale } from '~/i18n/config.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { localeOf, orNotFound } from '~/lib/route.server.ts';
+import { localeOf } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { getInfoPage } from '../../../server/domain/pages.ts';
 import type { Route } from './+types/info-page';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const slug = stripLocale(new URL(request.url).pathname).replace(/^\/|\/$/g, '');
-  const page = await orNotFound(
-    request,
-    Promise.resolve().then(() => getInfoPage(localeOf(request), slug)),
-  );
+  const page = getInfoPage(localeOf(request), slug);
   // Content ships with the build: the shared copy only ages out.
   const signedIn = !!(await currentUser(request, context));
   return data(

@@ -1,17 +1,19 @@
 // `/posts` (issue 5 §3): every published ad, searched and filtered by the URL's query.
 import { Alert, Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
+import { z } from 'zod';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { FormError } from '~/components/form-parts.tsx';
 import { SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { parseSearchQuery, searchParamsOf, searchString } from '~/lib/search-query.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { Invalid } from '../../../server/domain/errors.ts';
 import { saveSearch } from '../../../server/domain/search/saved.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts';
@@ -42,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         noindex: listing.filtered,
         search: listing.filtered ? undefined : searchString(query, listing.page),
       },
-      saved: saved === '1' || saved === '0' ? saved : null,
+      saved: saved === '1',
     },
     {
       headers: pageCacheHeaders(
@@ -76,23 +78,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     .map((x) => (x === null || x === undefined ? null : typeof x === 'string' ? x : localName(locale, x)))
     .filter((x): x is string => !!x);
   const name = named.length > 0 ? named.join(' · ') : t('search:title-all');
-  let outcome = '1';
-  try {
+  return formAction(form, z.object({}), async () => {
     await saveSearch(db(context), user.id, searchParamsOf(q).toString(), name);
-  } catch (error) {
-    if (!(error instanceof Invalid)) throw error;
-    outcome = '0';
-  }
-  const back = new URLSearchParams(searchParamsOf(q));
-  back.set('saved', outcome);
-  return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);
+    const back = new URLSearchParams(searchParamsOf(q));
+    back.set('saved', '1');
+    return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);
+  });
 }
 
 export const headers = pageHeaders;
 
 export const meta: Route.MetaFunction = routeMeta;
 
-export default function Posts({ loaderData }: Route.ComponentProps) {
+export default function Posts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('search');
   const { to, name } = useLocale();
   const { listing, title, signedIn, saved } = loaderData;
@@ -109,10 +107,11 @@ export default function Posts({ loaderData }: Route.ComponentProps) {
     <Stack gap="md">
       <Breadcrumbs items={crumbs} />
       {saved ? (
-        <Alert color={saved === '1' ? 'brand' : 'red'} role="status">
-          {saved === '1' ? t('save.done') : t('save.full')}
+        <Alert color="brand" role="status">
+          {t('save.done')}
         </Alert>
       ) : null}
+      <FormError code={actionData?.formError} />
       <SearchListing listing={listing} title={title} signedIn={signedIn} />
     </Stack>
   );
