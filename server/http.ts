@@ -7,7 +7,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { isbot } from 'isbot';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
@@ -19,7 +18,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAds } from './db/seed/ads.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
-import { anonymousVisitor, countView } from './domain/ad-view.ts';
+import { recordAdView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
@@ -236,9 +235,10 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
       ttlMs: config.pageCacheMs,
       sessionCookie: 'souq.session_token',
       countView: async (adId, req) => {
-        const ua = req.get('user-agent') ?? '';
-        if (isbot(ua)) return;
-        await countView(services.database.db, adId, anonymousVisitor(req.ip ?? '', ua)).catch((err) =>
+        // Cached pages are anonymous visitors' pages of published ads.
+        const ad = { id: adId, status: 'published' as const, sellerId: null };
+        const visitor = { userId: null, ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' };
+        await recordAdView(services.database.db, ad, visitor).catch((err) =>
           logger.warn({ err, adId }, 'view of a cached ad page not counted'),
         );
       },

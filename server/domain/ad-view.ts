@@ -1,6 +1,7 @@
 // An ad as its page shows it (PRODUCT.md §3): the ad, its place, seller, typed details with their
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
+import { isbot } from 'isbot';
 import { sql } from 'kysely';
 import { numberFormat } from '../../app/lib/intl.ts';
 import { REPORT_REASONS, type ReportInput } from '../../app/lib/validation/ads.ts';
@@ -370,12 +371,46 @@ async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: 
   return byAd;
 }
 
-/** Who an anonymous visitor is, for counting views: their address and browser together. */
-export const anonymousVisitor = (ip: string, userAgent: string) => `${ip}|${userAgent}`;
+/** Statuses anyone may see; the others only the owner and staff (and never indexed). */
+const PUBLIC_STATUSES: ReadonlySet<AdStatus> = new Set<AdStatus>(['published', 'sold', 'expired']);
+
+/** Who looks at an ad page: a member (with whether they may see every ad as staff), or nobody signed in. */
+export type AdViewer = { id: string; staff: boolean } | null;
 
 /**
- * Counts a view once per visitor per ad per UTC day (the visitor is the member, or a hash of the
- * address and browser); bots are excluded by the caller. Returns whether it counted.
+ * What the viewer is to the ad: its owner, staff, and whether the page is theirs to see. Published,
+ * sold and expired ads are public; a deleted one is public too (it answers 410 "gone", with similar
+ * ads); drafts, pending and rejected ads only to their owner and staff.
+ */
+export function adAudience(ad: { status: AdStatus; seller: { id: string } | null }, viewer: AdViewer) {
+  const owner = !!viewer && ad.seller?.id === viewer.id;
+  const staff = !!viewer?.staff;
+  return { owner, staff, visible: PUBLIC_STATUSES.has(ad.status) || ad.status === 'deleted' || owner || staff };
+}
+
+/** Whether a status is one the public sees (what search engines may index). */
+export const isPublicStatus = (status: AdStatus) => PUBLIC_STATUSES.has(status);
+
+/**
+ * One view of an ad page, counted when it should be: the ad is published, the visitor is not its
+ * owner and not a bot. Once per visitor per ad per UTC day (`countView`); the visitor is the member,
+ * else their address and browser together. Returns whether it counted.
+ */
+export async function recordAdView(
+  db: DB,
+  ad: { id: number; status: AdStatus; sellerId: string | null },
+  visitor: { userId: string | null; ip: string; userAgent: string },
+  now = new Date(),
+): Promise<boolean> {
+  if (ad.status !== 'published' || (visitor.userId !== null && visitor.userId === ad.sellerId)) return false;
+  if (isbot(visitor.userAgent)) return false;
+  const key = visitor.userId ? `user:${visitor.userId}` : `${visitor.ip}|${visitor.userAgent}`;
+  return countView(db, ad.id, key, now);
+}
+
+/**
+ * Counts a view once per visitor per ad per UTC day (the visitor key is hashed). Returns whether it
+ * counted. Pages count through `recordAdView`, which says when a view counts at all.
  */
 export async function countView(db: DB, adId: number, visitor: string, now = new Date()): Promise<boolean> {
   const day = now.toISOString().slice(0, 10);

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toNumber } from '../../server/db/values.ts';
-import { loadAdView, PHONE_REVEAL_LIMIT, revealSellerPhone } from '../../server/domain/ad-view.ts';
+import {
+  adAudience,
+  loadAdView,
+  PHONE_REVEAL_LIMIT,
+  recordAdView,
+  revealSellerPhone,
+} from '../../server/domain/ad-view.ts';
 import {
   type AdInput,
   confirmedPhone,
@@ -176,5 +182,37 @@ describe.each(dialects)('contact options on %s', (dialect) => {
           .phone_reveals,
       ),
     ).toBe(PHONE_REVEAL_LIMIT.limit);
+  });
+
+  it('shows an ad to whom it should, and counts a view when it should', async () => {
+    const seller = await member(number());
+    const buyer = await member();
+    const { id } = await place(seller);
+    const ad = await loadAdView(t.db, id);
+    expect(ad.status).toBe('published');
+    expect(adAudience(ad, null)).toEqual({ owner: false, staff: false, visible: true });
+    expect(adAudience(ad, { id: seller.id, staff: false })).toMatchObject({ owner: true, visible: true });
+    await moveAd(t.db, { id: seller.id, ip: '', userAgent: '' }, id, 'reject', { reason: 'other' });
+    const rejected = await loadAdView(t.db, id);
+    expect(adAudience(rejected, null).visible).toBe(false);
+    expect(adAudience(rejected, { id: buyer.id, staff: false }).visible).toBe(false);
+    expect(adAudience(rejected, { id: buyer.id, staff: true }).visible).toBe(true);
+    expect(adAudience(rejected, { id: seller.id, staff: false }).visible).toBe(true);
+
+    const live = { id, status: 'published' as const, sellerId: seller.id };
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+    const views = async () =>
+      toNumber((await t.db.selectFrom('ads').select('views').where('id', '=', id).executeTakeFirstOrThrow()).views);
+    const before = await views();
+    // The owner, a crawler and an ad that is not live do not count; a visitor counts once a day.
+    expect(await recordAdView(t.db, live, { userId: seller.id, ip: '1.1.1.1', userAgent: browser })).toBe(false);
+    expect(await recordAdView(t.db, live, { userId: null, ip: '1.1.1.1', userAgent: 'Googlebot/2.1' })).toBe(false);
+    expect(
+      await recordAdView(t.db, { ...live, status: 'rejected' }, { userId: buyer.id, ip: '', userAgent: browser }),
+    ).toBe(false);
+    expect(await recordAdView(t.db, live, { userId: buyer.id, ip: '2.2.2.2', userAgent: browser })).toBe(true);
+    expect(await recordAdView(t.db, live, { userId: buyer.id, ip: '3.3.3.3', userAgent: browser })).toBe(false);
+    expect(await recordAdView(t.db, live, { userId: null, ip: '2.2.2.2', userAgent: browser })).toBe(true);
+    expect(await views()).toBe(before + 2);
   });
 });

@@ -17,7 +17,6 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
-import { isbot } from 'isbot';
 import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
@@ -40,9 +39,10 @@ import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
 import {
-  anonymousVisitor,
-  countView,
+  adAudience,
+  isPublicStatus,
   loadAdView,
+  recordAdView,
   reportAd,
   revealSellerPhone,
   similarAds,
@@ -53,17 +53,13 @@ import type { Route } from './+types/ad-page';
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
 // WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone.
 
-/** Statuses anyone may see; the others only the owner and staff (and never indexed). */
-const PUBLIC = new Set(['published', 'sold', 'expired']);
-
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const url = parseAdUrl(params);
   if (!url) throw notFound(request);
   const ad = await loadAdView(db(context), url.id);
   const user = await currentUser(request, context);
-  const owner = !!user && ad.seller?.id === user.id;
-  const staff = can(user, 'view-ads');
-  if (!PUBLIC.has(ad.status) && ad.status !== 'deleted' && !owner && !staff) throw notFound(request);
+  const { owner, staff, visible } = adAudience(ad, user ? { id: user.id, staff: can(user, 'view-ads') } : null);
+  if (!visible) throw notFound(request);
   return { ad, user, owner, staff, slug: url.slug };
 }
 
@@ -92,10 +88,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Arabic slugs: a Location header carries ASCII only.
     throw redirect(encodeURI(canonical) + new URL(request.url).search, 301);
   }
-  const ua = request.headers.get('user-agent') ?? '';
-  if (ad.status === 'published' && !owner && !isbot(ua)) {
-    await countView(db(context), ad.id, user ? `user:${user.id}` : anonymousVisitor(requestInfo(context).ip, ua));
-  }
+  await recordAdView(
+    db(context),
+    { id: ad.id, status: ad.status, sellerId: ad.seller?.id ?? null },
+    { userId: user?.id ?? null, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' },
+  );
   const description = ad.description.replace(/\s+/g, ' ').slice(0, 160);
   const tags = [`ad:${ad.id}`, `category:${ad.path.category.id}`, ...(ad.seller ? [`user:${ad.seller.id}`] : [])];
   const headers = pageCacheHeaders(!!user, tags, ad.status === 'published' ? ad.id : undefined);
@@ -111,7 +108,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
         image: ad.photos[0]?.urls.large,
-        noindex: !PUBLIC.has(ad.status),
+        noindex: !isPublicStatus(ad.status),
       },
     },
     { headers },

@@ -1,59 +1,14 @@
-// The loader half of a listing (issue 5 §3): `/posts` and the category pages read the same query
-// from the URL, run it through the search service and hand the page its cards, count, facets and
-// what the filters panel offers. Non-canonical URLs (empty fields of a submitted filter form,
+// The loader half of a listing: `/posts` and the category pages read the same query from the URL
+// and hand it to the search service's listing (server/domain/search/listing.ts). Non-canonical URLs (empty fields of a submitted filter form,
 // parameters in another order, values the catalogue does not know) move to the canonical one.
 import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { localeOf, notFound, services } from '~/lib/route.server.ts';
-import { hasFilters, parsePage, parseSearchQuery, type SearchQuery, searchString } from '~/lib/search-query.ts';
-import { type AdCard, cardsByIds } from '../../../server/domain/ad-view.ts';
-import type { SnapAttribute } from '../../../server/domain/search/catalogue.ts';
-import { filterableAttributes, resolveQuery, searchAds, searchEngine } from '../../../server/domain/search/service.ts';
+import { parsePage, parseSearchQuery, searchString } from '~/lib/search-query.ts';
+import { buildListing, type Listing } from '../../../server/domain/search/listing.ts';
+import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 
-export interface FilterAttribute {
-  key: string;
-  name_ar: string;
-  name_en: string;
-  type: SnapAttribute['type'];
-  unit_ar: string | null;
-  unit_en: string | null;
-  min: number | null;
-  max: number | null;
-  options: { value: string; ar: string; en: string }[];
-}
-
-export interface Named {
-  slug: string;
-  name_ar: string;
-  name_en: string;
-}
-
-export interface Listing {
-  query: SearchQuery;
-  page: number;
-  pages: number;
-  total: number;
-  exact: boolean;
-  ads: AdCard[];
-  now: string;
-  facets: Awaited<ReturnType<typeof searchAds>>['facets'];
-  /** What the filters panel offers. */
-  options: {
-    taxonomies: Named[];
-    cities: Named[];
-    /** The chosen city's areas (none without a city: the form offers areas once a city is applied). */
-    areas: Named[];
-    attributes: FilterAttribute[];
-  };
-  /** The taxonomy and the category trail the query is in (top-level first). */
-  scope: { taxonomy: Named | null; trail: Named[] };
-  /** Where the listing lives: `/posts`, or a category page's path (Arabic form). */
-  base: string;
-  filtered: boolean;
-  categoryIds: number[];
-}
-
-const named = (x: Named): Named => ({ slug: x.slug, name_ar: x.name_ar, name_en: x.name_en });
+export type { FilterAttribute, Listing, Named } from '../../../server/domain/search/listing.ts';
 
 /**
  * Runs the listing of a request. `category`: the category page's own category (its slug is in the
@@ -88,48 +43,7 @@ export async function loadListing(
     throw redirect(encodeURI(localizePath(fixed.base, locale)) + canonical, rawPage === '1' ? 301 : 302);
   }
   if (page === null) throw notFound(request);
-  const found = await searchAds(database, resolved, { page });
-  if (page > found.pages) throw notFound(request);
-  const ads = await cardsByIds(database.db, found.ids);
-
-  const category = resolved.categoryId !== null ? catalogue.categoryById.get(resolved.categoryId) : undefined;
-  const trail: Named[] = [];
-  for (let c = category; c; c = c.parent_id === null ? undefined : catalogue.categoryById.get(c.parent_id)) {
-    trail.unshift(named(c));
-  }
-  const taxonomy = resolved.taxonomyId !== null ? catalogue.taxonomyById.get(resolved.taxonomyId) : undefined;
-  return {
-    query: resolved.query,
-    page,
-    pages: found.pages,
-    total: found.total,
-    exact: found.exact,
-    ads,
-    now: new Date().toISOString(),
-    facets: found.facets,
-    options: {
-      taxonomies: catalogue.taxonomies.map(named),
-      cities: catalogue.cities.map(named),
-      areas:
-        resolved.cityId === null
-          ? []
-          : (catalogue.cityById.get(resolved.cityId)?.areas.map((id) => named(catalogue.areaById.get(id) as Named)) ??
-            []),
-      attributes: filterableAttributes(catalogue, resolved.categoryId, resolved.taxonomyId).map((a) => ({
-        key: a.key,
-        name_ar: a.name_ar,
-        name_en: a.name_en,
-        type: a.type,
-        unit_ar: a.unit_ar,
-        unit_en: a.unit_en,
-        min: a.min,
-        max: a.max,
-        options: a.options,
-      })),
-    },
-    scope: { taxonomy: taxonomy ? named(taxonomy) : null, trail },
-    base: fixed.base,
-    filtered: hasFilters(resolved.query),
-    categoryIds: found.categoryIds,
-  };
+  const listing = await buildListing(database, catalogue, resolved, page, fixed.base);
+  if (!listing) throw notFound(request);
+  return listing;
 }
