@@ -12,7 +12,13 @@ import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
-import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
+import {
+  type Attribute,
+  attributeLabel,
+  type CategoryPath,
+  getCategoryPath,
+  listCategoryAttributes,
+} from './catalog.ts';
 import { NotFound } from './errors.ts';
 import { type ApproximateLocation, approximateLocation } from './geo.ts';
 import { hitRateLimit } from './rate-limit.ts';
@@ -151,14 +157,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       return { ar: raw, en: raw };
     });
     details.push({
-      label: {
-        key: a.key,
-        name_ar: a.name_ar,
-        name_en: a.name_en,
-        type: a.type,
-        unit_ar: a.unit_ar,
-        unit_en: a.unit_en,
-      },
+      label: attributeLabel(a),
       values: shown,
       shown_on_card: a.shown_on_card,
     });

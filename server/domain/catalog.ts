@@ -50,6 +50,13 @@ export interface Attribute extends Named {
   owner: { type: 'taxonomy' | 'category'; slug: string };
 }
 
+/** What a page shows of an attribute beside its values: its key, names, type and unit. */
+export function attributeLabel<
+  A extends Pick<Attribute, 'key' | 'name_ar' | 'name_en' | 'type' | 'unit_ar' | 'unit_en'>,
+>(a: A) {
+  return { key: a.key, name_ar: a.name_ar, name_en: a.name_en, type: a.type, unit_ar: a.unit_ar, unit_en: a.unit_en };
+}
+
 export interface Area extends Named {
   id: number;
   slug: string;

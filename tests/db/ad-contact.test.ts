@@ -23,13 +23,14 @@ import {
 } from '../../server/domain/ads.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound, TooManyRequests } from '../../server/domain/errors.ts';
+import { insertMember, testPhoneNumber, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 describe.each(dialects)('contact options on %s', (dialect) => {
   let t: TestDatabase;
   let attributes: Attribute[];
   let cityId: number;
-  let n = 0;
+  const _n = 0;
   beforeAll(async () => {
     t = await createTestDatabase(dialect);
     await seedCatalogue(t.db);
@@ -39,35 +40,9 @@ describe.each(dialects)('contact options on %s', (dialect) => {
   afterAll(() => t.drop());
 
   /** A member; `phone` is their number, `verified` whether it was confirmed by SMS code. */
-  async function member(phone: string | null = null, verified = phone !== null) {
-    const id = `c${++n}-${Date.now()}`;
-    await t.db
-      .insertInto('users')
-      .values({
-        id,
-        name: id,
-        email: `${id}@example.ly`,
-        phone_number: phone,
-        phone_number_verified: verified,
-      } as never)
-      .execute();
-    return { id };
-  }
-  const number = () => `+21892${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
-  const input = (over: Partial<AdInput> = {}): AdInput => ({
-    title: 'Toyota Corolla 2015',
-    description: 'Clean car, one owner, full service history in Tripoli.',
-    price_type: 'fixed',
-    price: 45000,
-    currency: 'LYD',
-    city: cityId,
-    contact_phone: true,
-    contact_whatsapp: false,
-    photos: [],
-    submission_key: `key-${Math.random()}`,
-    attrs: { year: 2015, model: 'corolla' },
-    ...over,
-  });
+  const member = (phone: string | null = null, verified = phone !== null) => insertMember(t.db, { phone, verified });
+  const number = testPhoneNumber;
+  const input = (over: Partial<AdInput> = {}): AdInput => toyotaAdInput(cityId, over);
   const toyota = () => resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
   const place = async (actor: { id: string }, over: Partial<AdInput> = {}) =>
     createAd(t.db, { moderation: 'post' }, actor, await toyota(), attributes, input(over));

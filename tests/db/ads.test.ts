@@ -17,6 +17,7 @@ import {
 } from '../../server/domain/ads.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
+import { insertMember, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 const DAY = 86_400_000;
@@ -83,7 +84,7 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
   let attributes: Attribute[];
   let cityId: number;
   let otherCityArea: number;
-  let n = 0;
+  const _n = 0;
   beforeAll(async () => {
     t = await createTestDatabase(dialect);
     await seedCatalogue(t.db);
@@ -108,35 +109,9 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
   });
   afterAll(() => t.drop());
 
-  async function member(name = `m${++n}`) {
-    const id = `${name}-${Date.now()}`;
-    await t.db
-      .insertInto('users')
-      // Placing an ad needs a confirmed phone number.
-      .values({
-        id,
-        name,
-        email: `${id}@example.ly`,
-        phone_number: `+21893${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
-        phone_number_verified: true,
-      } as never)
-      .execute();
-    return { id, ip: '10.0.0.1', userAgent: 'test' };
-  }
-  const input = (over: Partial<AdInput> = {}): AdInput => ({
-    title: 'Toyota Corolla 2015',
-    description: 'Clean car, one owner, full service history in Tripoli.',
-    price_type: 'fixed',
-    price: 45000,
-    currency: 'LYD',
-    city: cityId,
-    contact_phone: true,
-    contact_whatsapp: false,
-    photos: [],
-    submission_key: `key-${Math.random()}`,
-    attrs: { year: 2015, model: 'corolla', extras: undefined },
-    ...over,
-  });
+  const member = (name?: string) => insertMember(t.db, { name });
+  const input = (over: Partial<AdInput> = {}): AdInput =>
+    toyotaAdInput(cityId, { attrs: { year: 2015, model: 'corolla', extras: undefined }, ...over });
   const place = async (actor: { id: string }, over: Partial<AdInput> = {}, moderation: 'pre' | 'post' = 'pre') =>
     createAd(
       t.db,

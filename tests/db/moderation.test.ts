@@ -7,6 +7,7 @@ import { type AdInput, createAd, moveAd, resolveCategoryPath } from '../../serve
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
 import { featureAd, getModerationAd, listModerationQueue } from '../../server/domain/moderation.ts';
+import { insertMember } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 const DAY = 86_400_000;
@@ -19,21 +20,7 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
   let staff: { id: string };
   const ids: Record<string, number> = {};
 
-  const member = async (name: string) => {
-    const id = `${name}-${Math.random().toString(36).slice(2)}`;
-    await t.db
-      .insertInto('users')
-      // Placing an ad needs a confirmed phone number.
-      .values({
-        id,
-        name,
-        email: `${id}@example.ly`,
-        phone_number: `+21893${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
-        phone_number_verified: true,
-      } as never)
-      .execute();
-    return { id };
-  };
+  const member = (name: string) => insertMember(t.db, { name });
 
   beforeAll(async () => {
     t = await createTestDatabase(dialect);

@@ -1,7 +1,7 @@
 // A buyer on a phone reaches the seller: a visitor is sent to log in first and comes back to the ad;
 // a member taps WhatsApp and lands in it (wa.me) in one tap, or reveals the number to call.
 import { expect, test } from '@playwright/test';
-import { expectAccessible, open } from './support/helpers.ts';
+import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
 
 test('a visitor logs in from the ad, then taps WhatsApp or reveals the number @phone', async ({
   page,
@@ -9,33 +9,8 @@ test('a visitor logs in from the ad, then taps WhatsApp or reveals the number @p
   baseURL,
 }) => {
   // The demo super admin places an ad offering calls and WhatsApp, and approves it.
-  const seller = await browser.newContext({ baseURL });
-  const headers = { origin: baseURL as string };
-  const post = (url: string, form: Record<string, string>) =>
-    seller.request.post(url, { form, headers, maxRedirects: 0 });
-  expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
-  const cities = (await (await seller.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
   const title = `Corolla to call ${Date.now().toString(36)}`;
-  const placed = await post('/en/place-your-ad/motors/cars/toyota', {
-    title,
-    description: 'Clean car, one owner, full service history; seen in Souq al-Juma.',
-    price_type: 'fixed',
-    price: '45000',
-    currency: 'LYD',
-    city: String(cities.data.find((c) => c.slug === 'tripoli')?.id),
-    'attrs.year': '2015',
-    'attrs.model': 'corolla',
-    contact_phone: 'on',
-    contact_whatsapp: 'on',
-    submission_key: `e2e-${title}`,
-  });
-  const id = Number(/placed=(\d+)/.exec(placed.headers().location ?? '')?.[1]);
-  expect((await post('/en/admin/posts', { intent: `approve:${id}` })).status()).toBeLessThan(400);
-  const card = (await (await seller.request.get(`/api/posts/${id}/card`)).json()) as {
-    data: { slug: string; taxonomy_slug: string; category_slug: string };
-  };
-  await seller.close();
-  const adPath = `/${card.data.taxonomy_slug}/${card.data.category_slug}/${card.data.slug}-${id}`;
+  const { path: adPath } = await placeAdAsAdmin(browser, baseURL, { title, whatsapp: true, approve: true });
 
   // WhatsApp itself is not reached from the tests: the browser's arrival there is what counts.
   let whatsapp: URL | null = null;

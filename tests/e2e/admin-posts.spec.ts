@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible, open } from './support/helpers.ts';
+import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
 
 test('a moderator approves a pending ad from the queue, accessible in light and dark @phone', async ({
   page,
@@ -7,36 +7,8 @@ test('a moderator approves a pending ad from the queue, accessible in light and 
   baseURL,
 }) => {
   // An ad waiting for review, placed by posting the ad form as the browser does without JavaScript.
-  // The demo super admin places it: other specs use the member account's free allowance.
-  const owner = await browser.newContext({ baseURL });
-  const headers = { origin: baseURL as string };
-  const login = await owner.request.post('/en/login', {
-    form: { login: 'admin@souq.test', password: 'password123' },
-    headers,
-    maxRedirects: 0,
-  });
-  expect(login.status()).toBe(302);
-  const cities = (await (await owner.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
   const title = `Corolla for review ${Date.now().toString(36)}`;
-  const placed = await owner.request.post('/en/place-your-ad/motors/cars/toyota', {
-    form: {
-      title,
-      description: 'Clean car, one owner, full service history; seen in Souq al-Juma.',
-      price_type: 'fixed',
-      price: '45000',
-      currency: 'LYD',
-      city: String(cities.data.find((c) => c.slug === 'tripoli')?.id),
-      'attrs.year': '2015',
-      'attrs.model': 'corolla',
-      contact_phone: 'on',
-      submission_key: `e2e-${title}`,
-    },
-    headers,
-    maxRedirects: 0,
-  });
-  expect(placed.status()).toBe(302);
-  expect(placed.headers().location).toMatch(/status=pending$/);
-  await owner.close();
+  expect((await placeAdAsAdmin(browser, baseURL, { title })).status).toBe('pending');
 
   await open(page, '/en/login?redirect=%2Fen%2Fadmin%2Fposts');
   await page.getByLabel('Email or phone number').fill('moderator@souq.test');

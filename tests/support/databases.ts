@@ -14,6 +14,25 @@ export interface TestDatabase extends DatabaseHandle {
 
 export const dialects: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/**
+ * A fresh schema on the TEST_DATABASE_URL server: the URL that works in it (its search path), and
+ * how to drop it with everything in it.
+ */
+export async function createPostgresSchema(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL as string;
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await run(`create schema ${schema}`);
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: u.toString(), drop: () => run(`drop schema ${schema} cascade`) };
+}
+
 export async function createTestDatabase(
   dialect: DialectName,
   opts: { migrate?: boolean } = {},
@@ -21,21 +40,9 @@ export async function createTestDatabase(
   let handle: DatabaseHandle;
   let cleanup: () => Promise<void>;
   if (dialect === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL as string;
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const u = new URL(url);
-    u.searchParams.set('options', `-c search_path=${schema}`);
-    handle = openDatabase({ kind: 'postgres', url: u.toString() }, { poolSize: 4 });
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    const schema = await createPostgresSchema('test');
+    handle = openDatabase({ kind: 'postgres', url: schema.url }, { poolSize: 4 });
+    cleanup = schema.drop;
   } else {
     const dir = mkdtempSync(path.join(tmpdir(), 'souq-test-'));
     handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'souq.db') });

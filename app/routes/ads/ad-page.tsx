@@ -17,7 +17,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
@@ -372,56 +372,30 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       >
                         <bdi dir="ltr">{revealed}</bdi>
                       </Button>
-                    ) : loaderData.signedIn ? (
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="reveal-phone" />
-                        <Button type="submit" fullWidth leftSection={<IconPhone aria-hidden />} radius="xl" size="lg">
-                          {t('page.show-phone')}
-                        </Button>
-                      </Form>
                     ) : (
-                      <Button
-                        component={Link}
-                        to={loginHref}
-                        variant="default"
-                        leftSection={<IconPhone aria-hidden />}
-                        radius="xl"
-                        size="lg"
-                      >
-                        {t('page.login-for-phone')}
-                      </Button>
+                      <ContactButton
+                        intent="reveal-phone"
+                        icon={<IconPhone aria-hidden />}
+                        label={t('page.show-phone')}
+                        loginLabel={t('page.login-for-phone')}
+                        signedIn={loaderData.signedIn}
+                        loginHref={loginHref}
+                      />
                     )
                   ) : null}
                   {ad.contact.whatsapp ? (
-                    loaderData.signedIn ? (
-                      // A post: the server checks, limits and counts, then sends the browser on to
-                      // wa.me (the app on a phone) with a 303. Works without JavaScript.
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="whatsapp" />
-                        <Button
-                          type="submit"
-                          fullWidth
-                          color="green"
-                          variant="outline"
-                          leftSection={<IconBrandWhatsapp aria-hidden />}
-                          radius="xl"
-                          size="lg"
-                        >
-                          {t('page.whatsapp')}
-                        </Button>
-                      </Form>
-                    ) : (
-                      <Button
-                        component={Link}
-                        to={loginHref}
-                        variant="default"
-                        leftSection={<IconBrandWhatsapp aria-hidden />}
-                        radius="xl"
-                        size="lg"
-                      >
-                        {t('page.login-for-whatsapp')}
-                      </Button>
-                    )
+                    // A post: the server checks, limits and counts, then sends the browser on to
+                    // wa.me (the app on a phone) with a 303. Works without JavaScript.
+                    <ContactButton
+                      intent="whatsapp"
+                      icon={<IconBrandWhatsapp aria-hidden />}
+                      label={t('page.whatsapp')}
+                      loginLabel={t('page.login-for-whatsapp')}
+                      signedIn={loaderData.signedIn}
+                      loginHref={loginHref}
+                      color="green"
+                      variant="outline"
+                    />
                   ) : null}
                 </Stack>
               ) : (
@@ -501,5 +475,44 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
         </section>
       ) : null}
     </Stack>
+  );
+}
+
+/**
+ * A way to reach the seller: for a member, a post of `intent` (the server applies the reveal rule);
+ * for a visitor, a link to sign in first and come back.
+ */
+function ContactButton(props: {
+  intent: 'reveal-phone' | 'whatsapp';
+  icon: ReactNode;
+  label: string;
+  loginLabel: string;
+  signedIn: boolean;
+  loginHref: string;
+  color?: string;
+  variant?: string;
+}) {
+  if (!props.signedIn) {
+    return (
+      <Button component={Link} to={props.loginHref} variant="default" leftSection={props.icon} radius="xl" size="lg">
+        {props.loginLabel}
+      </Button>
+    );
+  }
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={props.intent} />
+      <Button
+        type="submit"
+        fullWidth
+        color={props.color}
+        variant={props.variant}
+        leftSection={props.icon}
+        radius="xl"
+        size="lg"
+      >
+        {props.label}
+      </Button>
+    </Form>
   );
 }

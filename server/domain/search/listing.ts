@@ -5,6 +5,7 @@
 import { hasFilters, type SearchQuery } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../db/index.ts';
 import { type AdCard, cardsByIds } from '../ad-view.ts';
+import { attributeLabel } from '../catalog.ts';
 import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
 import { filterableAttributes, type ResolvedQuery, searchAds } from './service.ts';
 
@@ -92,12 +93,7 @@ export async function buildListing(
           : (catalogue.cityById.get(resolved.cityId)?.areas.map((id) => named(catalogue.areaById.get(id) as Named)) ??
             []),
       attributes: filterableAttributes(catalogue, resolved.categoryId, resolved.taxonomyId).map((a) => ({
-        key: a.key,
-        name_ar: a.name_ar,
-        name_en: a.name_en,
-        type: a.type,
-        unit_ar: a.unit_ar,
-        unit_en: a.unit_en,
+        ...attributeLabel(a),
         min: a.min,
         max: a.max,
         options: a.options,

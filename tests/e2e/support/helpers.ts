@@ -1,6 +1,6 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { codeOf, waitForSms } from '../../support/sms-outbox.ts';
 import { waitForMail } from '../../support/smtp-capture.ts';
 
@@ -78,4 +78,49 @@ export async function confirmPhoneFromAdForm(page: Page): Promise<string> {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   await expect(page.locator('input[name="contact_phone"]')).toBeEnabled();
   return `+21892${rest}`;
+}
+
+/**
+ * The demo super admin places a Toyota ad by posting the ad form as a browser without JavaScript
+ * does (other specs use the member account's free allowance), in a context of its own. Returns the
+ * ad's id and the status it was placed with (pending until approved).
+ */
+export async function placeAdAsAdmin(
+  browser: Browser,
+  baseURL: string | undefined,
+  options: { title: string; whatsapp?: boolean; approve?: boolean },
+): Promise<{ id: number; status: string; path: string }> {
+  const admin = await browser.newContext({ baseURL });
+  const headers = { origin: baseURL as string };
+  const post = (url: string, form: Record<string, string>) =>
+    admin.request.post(url, { form, headers, maxRedirects: 0 });
+  expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
+  const cities = (await (await admin.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
+  const placed = await post('/en/place-your-ad/motors/cars/toyota', {
+    title: options.title,
+    description: 'Clean car, one owner, full service history; seen in Souq al-Juma.',
+    price_type: 'fixed',
+    price: '45000',
+    currency: 'LYD',
+    city: String(cities.data.find((c) => c.slug === 'tripoli')?.id),
+    'attrs.year': '2015',
+    'attrs.model': 'corolla',
+    contact_phone: 'on',
+    ...(options.whatsapp ? { contact_whatsapp: 'on' } : {}),
+    submission_key: `e2e-${options.title}`,
+  });
+  expect(placed.status()).toBe(302);
+  const location = placed.headers().location ?? '';
+  const id = Number(/placed=(\d+)/.exec(location)?.[1]);
+  let status = /status=([a-z]+)/.exec(location)?.[1] ?? '';
+  if (options.approve) {
+    expect((await post('/en/admin/posts', { intent: `approve:${id}` })).status()).toBeLessThan(400);
+    status = 'published';
+  }
+  const card = (await (await admin.request.get(`/api/posts/${id}/card`)).json()) as {
+    data?: { slug: string; taxonomy_slug: string; category_slug: string };
+  };
+  await admin.close();
+  const path = card.data ? `/${card.data.taxonomy_slug}/${card.data.category_slug}/${card.data.slug}-${id}` : '';
+  return { id, status, path };
 }
