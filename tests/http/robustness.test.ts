@@ -307,6 +307,43 @@ describe.each(dialects)('on %s', (dialect) => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it('refuses hostile values in otherwise complete forms (the ad form, the moderation queue)', async () => {
+    const admin = await signIn(base, 'admin@souq.test');
+    const complete = {
+      title: 'Toyota Corolla 2015',
+      description: 'Clean car, one owner, full service history in Tripoli.',
+      price_type: 'fixed',
+      price: '45000',
+      currency: 'LYD',
+      city: '1',
+      'attrs.year': '2015',
+      'attrs.model': 'corolla',
+      contact_phone: 'on',
+    };
+    const numbers = ['999999999999', '2147483648', '99999999999999999999', '-1', `9${'9'.repeat(400)}`, '__proto__'];
+    const post = (url: string, form: Record<string, string>) =>
+      send(`POST ${JSON.stringify(form).slice(0, 120)}`, base + url, {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      });
+    for (const field of ['city', 'area', 'price', 'attrs.year', 'attrs.mileage', 'attrs.model', 'photos']) {
+      for (const value of numbers) {
+        const form = { ...complete, [field]: value, submission_key: `sweep-${field}-${value.slice(0, 20)}` };
+        await post('/en/place-your-ad/motors/cars/toyota', form);
+      }
+    }
+    for (const value of numbers) {
+      await post('/en/admin/posts', { intent: 'bulk-approve', ids: value });
+      await post('/en/admin/posts', { intent: `approve:${value}` });
+      await post('/en/admin/posts', { intent: 'bulk-reject', ids: value, reason: value });
+      await post(`/en/admin/posts/${value}`, { intent: 'approve' });
+      await post('/en/admin/posts/1', { intent: 'feature', until: value });
+      await post('/en/profile/posts', { intent: 'delete', id: value });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('refuses control characters and malformed headers with a 4xx', async () => {
     const host = new URL(base).host;
     for (const [name, value] of [

@@ -3,7 +3,7 @@
 // refuses attributes the category does not have.
 import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
-import { idField } from '../ids.ts';
+import { idField, MAX_ID, parseId } from '../ids.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
@@ -143,8 +143,9 @@ export function adFormSchema(attributes: FormAttribute[], options: { confirmedPh
       price_type: requiredField<PriceType>(rules.oneOf(PRICE_TYPES)),
       price: field<number>(...numberRules(0, PRICE_MAX), { code: 'integer', check: (v) => Number.isInteger(v) }),
       currency: requiredField<(typeof CURRENCIES)[number]>(rules.oneOf(CURRENCIES)),
-      city: requiredField<number>(...numberRules(1, null)),
-      area: field<number>(...numberRules(1, null)),
+      // Row ids: past MAX_ID no row can match (and PostgreSQL would refuse the number).
+      city: requiredField<number>(...numberRules(1, MAX_ID)),
+      area: field<number>(...numberRules(1, MAX_ID)),
       lat: field<number>(...numberRules(LIBYA.south, LIBYA.north)),
       lng: field<number>(...numberRules(LIBYA.west, LIBYA.east)),
       contact_phone: z
@@ -161,8 +162,9 @@ export function adFormSchema(attributes: FormAttribute[], options: { confirmedPh
         .transform((v, ctx) => {
           const list = (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter(Boolean);
           if (list.length > MAX_PHOTOS) ctx.addIssue({ code: 'custom', message: `max_photos:${MAX_PHOTOS}` });
-          if (list.some((x) => !/^\d{1,12}$/.test(x))) ctx.addIssue({ code: 'custom', message: 'invalid' });
-          return [...new Set(list.map(Number))];
+          const ids = list.map(parseId);
+          if (ids.some((id) => id === null)) ctx.addIssue({ code: 'custom', message: 'invalid' });
+          return [...new Set(ids.filter((id) => id !== null))];
         }),
       /** A random key per form: submitting the same form twice gives one ad. */
       submission_key: requiredField(rules.max(64)),

@@ -2,6 +2,7 @@
 // feature until a date, delete, and the bulk form of the queue. Error codes are worded in the
 // `admin` namespace (`errors.<field>.<code>`).
 import { z } from 'zod';
+import { parseId } from '../ids.ts';
 import { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason } from '../moderation-codes.ts';
 import { acceptedField, field, type Rule, requiredField, rules } from './rules.ts';
 
@@ -65,12 +66,12 @@ export const deleteSchema = z.object({ confirm: acceptedField() });
 
 /** Checked ads of the queue: one value or many; digits only, each once. */
 const idsField = z.unknown().transform((v, ctx) => {
-  const list = (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]).map(String);
-  if (list.some((x) => !/^\d{1,12}$/.test(x))) {
+  const list = (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]).map(parseId);
+  if (list.some((id) => id === null)) {
     ctx.addIssue({ code: 'custom', message: 'invalid' });
     return z.NEVER;
   }
-  const ids = [...new Set(list.map(Number))];
+  const ids = [...new Set(list as number[])];
   if (ids.length > BULK_MAX) ctx.addIssue({ code: 'custom', message: `max:${BULK_MAX}` });
   return ids;
 });

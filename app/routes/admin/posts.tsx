@@ -32,6 +32,7 @@ import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { parseDone, parseQueueQuery, QUEUE_TABS, type QueueQuery, queueSearch } from '~/lib/moderation.ts';
@@ -89,15 +90,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
-  const row = /^approve:(\d{1,12})$/.exec(intent);
-  if (!row && !(BULK_INTENTS as readonly string[]).includes(intent)) {
+  const row = intent.startsWith('approve:') ? parseId(intent.slice('approve:'.length)) : null;
+  if (row === null && !(BULK_INTENTS as readonly string[]).includes(intent)) {
     throw new Response(null, { status: 400, statusText: 'Bad Request' });
   }
   const user = await requirePermission(request, context, 'approve-ads');
   return formAction(form, queueSchema, async (value) => {
     const move = intent === 'bulk-reject' ? 'reject' : 'approve';
     const reason = move === 'reject' ? rejectionReasonValue(value) : undefined;
-    const ids = row ? [Number(row[1])] : (value.ids ?? []);
+    const ids = row !== null ? [row] : (value.ids ?? []);
     const done = await moveAds(db(context), actorOf(user, context), ids, move, { reason });
     return redirect(queueTarget(request, { done: move === 'reject' ? 'rejected' : 'approved', ...done }));
   });
