@@ -1,4 +1,4 @@
-// The loader half of a listing (issue 5 §3): `/posts` and the category pages read the same query
+// The loader half of a listing (docs/product/search.md): `/posts` and the category pages read the same query
 // from the URL, run it through the search service and hand the page its cards, count, facets and
 // what the filters panel offers. Non-canonical URLs (empty fields of a submitted filter form,
 // parameters in another order, values the catalogue does not know) move to the canonical one.
