@@ -9,7 +9,7 @@ const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3918);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'souq-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
-/** The system Chromium (DESIGN.md): never a downloaded browser. */
+/** The system Chromium (README.md, "Quick start"): never a downloaded browser. */
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [

@@ -8,7 +8,7 @@ export default defineConfig({
   },
   build: { target: 'es2022' },
   environments: {
-    // The Express shell is the server build's entry (DESIGN.md: bundled into the server build).
+    // The Express shell is the server build's entry (ADR 0002: bundled into the server build).
     ssr: { build: { rollupOptions: { input: './server/http.ts' } } },
   },
   plugins: [reactRouter()],

@@ -23,7 +23,7 @@ export default function handleRequest(
   const thrown = Object.values(routerContext.staticHandlerContext.errors ?? {}).find(isRouteErrorResponse);
   const statusText = thrown?.statusText ? thrown.statusText.replace(/[^\x20-\x7e]/g, '?').slice(0, 200) : undefined;
   const reason = responseStatusCode === thrown?.status ? statusText : undefined;
-  // Crawlers get the status with a minimal body, not the rendered error page (seed §1, §8).
+  // Crawlers get the status with a minimal body, not the rendered error page (docs/product/site.md, "Errors").
   if (bot && responseStatusCode >= 400 && routerContext.staticHandlerContext.errors) {
     const text = responseStatusCode === 404 ? 'Page Not Found' : (STATUS_CODES[responseStatusCode] ?? 'Error');
     return new Response(`${responseStatusCode} ${text}\n`, {

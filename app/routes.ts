@@ -1,4 +1,4 @@
-// Every page route is registered twice: Arabic without a prefix, English under /en (seed §2).
+// Every page route is registered twice: Arabic without a prefix, English under /en (docs/product/site.md).
 import { index, layout, prefix, type RouteConfig, type RouteConfigEntry, route } from '@react-router/dev/routes';
 
 type Locale = 'ar' | 'en';

@@ -1,4 +1,4 @@
-// `npm run bench`: load figures of the built server on a database of a chosen size (issue 5 §9).
+// `npm run bench`: load figures of the built server on a database of a chosen size (docs/performance.md).
 //
 //   npm run bench -- --ads 10000                      SQLite seeded with 10 000 ads (cached, copied per run)
 //   npm run bench -- --ads 10000 --postgres postgres://postgres@127.0.0.1:5432
@@ -663,7 +663,7 @@ if (single.length) {
   printTable(latencyColumns, single);
 }
 
-// The figures of issue 5 §9 next to what was measured.
+// The targets of docs/performance.md next to what was measured.
 const checks: { figure: string; measured: string; ok: boolean | null }[] = [];
 const worst = (list: { name: string; p95_ms: number }[]) =>
   list.reduce<{ name: string; p95_ms: number } | null>((w, r) => (!w || r.p95_ms > w.p95_ms ? r : w), null);

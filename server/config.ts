@@ -1,4 +1,4 @@
-// Environment → typed configuration, validated once at boot (DESIGN.md §4).
+// Environment → typed configuration, validated once at boot (README.md, "Configuration").
 // A bad value stops the process with a message naming the variable.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -208,7 +208,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   app.all('/api/auth/{*rest}', authEndpoints(services));
   app.use('/api', apiRouter(services));
 
-  // Page forms are protected by strict Origin checking (PRODUCT.md §5).
+  // Page forms are protected by strict Origin checking (docs/api.md).
   const allowedOrigins = config.appUrl ? [new URL(config.appUrl).origin] : [];
   app.use((req, res, next) => {
     if (!pageOriginMismatch(req, allowedOrigins)) return next();
@@ -229,7 +229,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     });
   }
 
-  // Anonymous visitors' pages that say they may be shared come from memory while fresh (issue 5 §7).
+  // Anonymous visitors' pages that say they may be shared come from memory while fresh (ADR 0007).
   if (config.pageCacheMs > 0) {
     const pageCache = createPageCache({
       ttlMs: config.pageCacheMs,

@@ -18,7 +18,10 @@ const WORDING: Record<number, [string, string]> = {
 const wording = (status: number): [string, string] =>
   WORDING[status] ?? ['internal-server-error', 'internal-server-error-description'];
 
-/** The error page (seed §2): code, 'Page Not Found' or 'Internal Server Error', a description, a way home. */
+/**
+ * The error page (docs/product/site.md): code, 'Page Not Found' or 'Internal Server Error', a
+ * description, a way home.
+ */
 export function ErrorPage({ error }: { error: unknown }) {
   const { t } = useT('errors');
   const { pathname } = useLocation();

@@ -2,7 +2,7 @@ import { createNprogress, NavigationProgress } from '@mantine/nprogress';
 import { useEffect, useRef } from 'react';
 import { useNavigation } from 'react-router';
 
-/** Page-load bar constants (seed §9). */
+/** Page-load bar constants (docs/product/site.md). */
 export const PROGRESS = { throttle: 200, duration: 2000, hideDelay: 500, resetDelay: 400, height: 3 } as const;
 
 const [store, progress] = createNprogress();

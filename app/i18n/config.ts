@@ -1,4 +1,5 @@
-// Locales of the product (seed §1): Arabic is the default and has no path prefix; English lives under /en.
+// Locales of the product (docs/product/site.md): Arabic is the default and has no path prefix;
+// English lives under /en.
 export const locales = ['ar', 'en'] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = 'ar';

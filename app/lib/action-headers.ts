@@ -1,5 +1,5 @@
 // React Router only sends a route's own headers when the route says so. Form routes use this to
-// pass on what their action set for the visitor: `Retry-After` on a 429 (issue 3 §5).
+// pass on what their action set for the visitor: `Retry-After` on a 429 (docs/api.md).
 import type { HeadersArgs } from 'react-router';
 
 export function actionHeaders({ actionHeaders: fromAction, parentHeaders }: HeadersArgs): Headers {

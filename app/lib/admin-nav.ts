@@ -1,5 +1,5 @@
-// The admin screens of seed §6 and the permission each needs. The sidebar shows only the screens
-// the user may open; the same table is what the server guards check (accounts issue).
+// The admin screens of docs/product/accounts-and-roles.md and the permission each needs. The
+// sidebar shows only the screens the user may open; the same table is what the server guards check.
 export interface StaffUser {
   is_super_admin: boolean;
   permissions: string[];
@@ -10,7 +10,7 @@ export interface AdminScreen {
   /** Catalogue key under common:admin.nav. */
   key: string;
   permission: string | null;
-  /** Built and routed; the sidebar lists only these (the others come with their issues). */
+  /** Built and routed; the sidebar lists only these (the others are not built yet). */
   ready: boolean;
 }
 
@@ -29,7 +29,7 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
 ];
 
-/** Staff: at least one permission, or super admin (seed §4). */
+/** Staff: at least one permission, or super admin (docs/product/accounts-and-roles.md). */
 export const isStaff = (u: StaffUser | null | undefined): u is StaffUser =>
   !!u && (u.is_super_admin || u.permissions.length > 0);
 

@@ -1,4 +1,4 @@
-// The browser's side of the JSON API's writes (PRODUCT.md §5, §7): the `XSRF-TOKEN` cookie echoed
+// The browser's side of the JSON API's writes (docs/api.md): the `XSRF-TOKEN` cookie echoed
 // in `X-XSRF-TOKEN` (fetched from `GET /api/csrf-cookie` when missing), the page's language in
 // `X-Locale`, a 419 (token mismatch) answered by a fresh token and one more try, and a 401 sending
 // the browser to the login page, back to where it was afterwards.

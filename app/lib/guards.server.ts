@@ -1,7 +1,8 @@
-// Route guards by name (seed §6): a route module declares `export const middleware = guards('auth')`
-// (or 'guest', 'admin', 'acl:<permission>'); they run on the server before its loader and its
-// action, for document and data requests alike. An unknown name throws when the module loads, so
-// the server refuses to start instead of failing at request time.
+// Route guards by name (docs/product/accounts-and-roles.md): a route module declares
+// `export const middleware = guards('auth')` (or 'guest', 'admin', 'acl:<permission>'); they run on
+// the server before its loader and its action, for document and data requests alike. An unknown
+// name throws when the module loads, so the server refuses to start instead of failing at request
+// time.
 import type { MiddlewareFunction } from 'react-router';
 import { requireAdmin, requireGuest, requirePermission, requireUser } from '~/lib/session.server.ts';
 import { PERMISSIONS } from '../../server/domain/permissions.ts';

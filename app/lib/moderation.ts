@@ -1,4 +1,4 @@
-// The moderation queue's address (issue 4 §6): filters are GET parameters, so the queue works
+// The moderation queue's address (docs/product-notes.md, "Moderation"): filters are GET parameters, so the queue works
 // without JavaScript and every view can be linked. Unknown or invalid values are ignored.
 import type { AdStatus } from '../../server/db/schema.ts';
 import { SLUG_PATTERN } from './slug.ts';

@@ -25,7 +25,7 @@ export function tFor(request: Request) {
   return i18nFor(localeOf(request)).t;
 }
 
-/** 404 with the status text of seed §2: `Page not found: {path}`. */
+/** 404 with the status text of docs/product/site.md: `Page not found: {path}`. */
 export function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
   return new Response(null, { status: 404, statusText: `Page not found: ${pathname}` });

@@ -1,13 +1,13 @@
-// The search query (issue 5 §1): one normalised, serialisable object for `/posts`, category pages,
+// The search query (docs/product/search.md): one normalised, serialisable object for `/posts`, category pages,
 // the map, `GET /api/posts` and saved searches, read from and written to the URL.
 //
-// Reading is forgiving: a parameter that is malformed, out of range or unknown is dropped, never
-// an error page (a shared link with a typo still shows ads). The server then checks the slugs and
-// attribute keys against the catalogue (server/domain/search/query.ts) and drops what does not
-// exist. Writing gives one canonical form: fixed parameter order, defaults left out, so equal
-// queries have equal URLs (one cache entry, one saved search).
+// Reading is forgiving: a parameter that is malformed, out of range or unknown is dropped, never an
+// error page (a shared link with a typo still shows ads). The server then checks the slugs and
+// attribute keys against the catalogue (resolveQuery in server/domain/search/service.ts) and drops
+// what does not exist. Writing gives one canonical form: fixed parameter order, defaults left out,
+// so equal queries have equal URLs (one cache entry, one saved search).
 //
-//   q              text, at most 100 characters (Arabic-aware matching: PRODUCT.md §4)
+//   q              text, at most 100 characters (Arabic-aware matching: docs/product/search.md)
 //   taxonomy       taxonomy slug (dropped when `category` is given: the category implies it)
 //   category       category slug: that category and every one below it
 //   city, area     city slug; area slug (of that city)

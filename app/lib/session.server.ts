@@ -1,4 +1,4 @@
-// The current user of a request (read once per request) and the route guards of PRODUCT.md §1.
+// The current user of a request (read once per request) and the route guards of docs/product/accounts-and-roles.md.
 import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { can, isStaff } from '~/lib/admin-nav.ts';

@@ -4,7 +4,7 @@ import { parseId } from './ids.ts';
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
- * The `{slug}-{id}` segment of an ad URL (`{taxonomy}/{category}/{slug}-{id}`, seed §2) with its
+ * The `{slug}-{id}` segment of an ad URL (`{taxonomy}/{category}/{slug}-{id}`, docs/product/ads.md) with its
  * taxonomy and category segments: the id and the slug given, or null when any part is malformed.
  */
 export function parseAdUrl(params: {

@@ -1,4 +1,4 @@
-// Client platform (seed §4, §9): notice new builds, recover from failed code-chunk loads.
+// Client platform (docs/product/site.md): notice new builds, recover from failed code-chunk loads.
 
 /** How often the client asks for the latest build. */
 export const VERSION_POLL_MS = 5 * 60 * 1000;

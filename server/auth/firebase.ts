@@ -172,7 +172,7 @@ export const FIREBASE_MESSAGE_CODES = [
 ] as const;
 export type FirebaseMessageCode = (typeof FIREBASE_MESSAGE_CODES)[number];
 
-// Identity Toolkit REST error messages (error.message) → our codes, per the product spec. A Map, not an
+// Identity Toolkit REST error messages (error.message) → our codes (docs/product/accounts-and-roles.md). A Map, not an
 // object literal, so a message such as "constructor" cannot hit Object.prototype.
 const MESSAGE_CODES = new Map<string, FirebaseMessageCode>([
   ['EMAIL_EXISTS', 'email-already-in-use'],

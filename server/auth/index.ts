@@ -1,4 +1,4 @@
-// Better Auth on the shared Kysely instance (DESIGN.md): email + password sign-in, database
+// Better Auth on the shared Kysely instance (ADR 0005): email + password sign-in, database
 // sessions in an httpOnly cookie. Its tables are ours (migration 0002, snake_case columns), so the
 // field names are mapped here.
 

@@ -100,7 +100,7 @@ export function oidcPlugin(provider: OidcProvider) {
 }
 
 /**
- * Better Auth's `?error=` after a failed provider round trip → our error codes (seed §8 wording):
+ * Better Auth's `?error=` after a failed provider round trip → our error codes (docs/product/accounts-and-roles.md):
  * the member cancelled, an account already uses the address, the member is banned; anything else
  * (state, code exchange, discovery, missing email) is one "did not complete" message.
  */

@@ -154,7 +154,7 @@ export interface AccountsTable {
 
 export interface NotificationPreferencesTable {
   user_id: string;
-  /** A notification type of PRODUCT.md §2 (NOTIFICATION_TYPES). */
+  /** A notification type (NOTIFICATION_TYPES; docs/product/accounts-and-roles.md). */
   type: string;
   /** `email` or `sms`; in-app notifications are always on and have no row. */
   channel: string;

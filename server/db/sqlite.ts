@@ -1,4 +1,4 @@
-// Kysely on the built-in node:sqlite (DESIGN.md: no native addons compiled per Node ABI).
+// Kysely on the built-in node:sqlite (ADR 0003: no native addons compiled per Node ABI).
 // The adapter converts what node:sqlite cannot bind safely: a Date would silently become NULL,
 // a boolean is refused, and undefined throws, so we turn it into a clear error instead.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';

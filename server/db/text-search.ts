@@ -1,4 +1,4 @@
-// The dialect half of text search (DESIGN.md: dialect differences live in server/db/): matching the
+// The dialect half of text search (docs/architecture.md: dialect differences live in server/db/): matching the
 // normalised words of a query against the ad text index of migration 0008. Every word must appear,
 // the last one as a prefix (the user may still be typing it); title words weigh more than
 // description words (SQLite bm25 10:1, PostgreSQL weights A:B = 1:0.4).

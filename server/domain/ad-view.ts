@@ -1,4 +1,4 @@
-// An ad as its page shows it (PRODUCT.md §3): the ad, its place, seller, typed details with their
+// An ad as its page shows it (docs/product/ads.md): the ad, its place, seller, typed details with their
 // attribute definitions, photos, and similar ads; plus the once-a-day view count.
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';

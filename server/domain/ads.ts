@@ -1,4 +1,4 @@
-// Ads (PRODUCT.md §2): placing, editing and the status machine. Every change writes, in the same
+// Ads (docs/product/ads.md): placing, editing and the status machine. Every change writes, in the same
 // transaction, its status history, an audit revision, the denormalised counters' jobs and the
 // owner's notifications, so none of them can disagree with the ad.
 import type { Insertable, Kysely, Transaction } from 'kysely';
@@ -32,7 +32,7 @@ export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
   }
 }
 
-/** Business constants (PRODUCT.md §2, seed §9); the back office will make them settings. */
+/** Business constants (docs/product/ads.md); the back office will make them settings. */
 export const AD_RULES = {
   lifetimeDays: 30,
   reminderDaysBefore: 3,
@@ -465,7 +465,7 @@ function comparableAttrs(attrs: Record<string, unknown>): Record<string, unknown
   );
 }
 
-/** Changing one of these sends a published ad back to review when moderation is `pre` (PRODUCT.md §2). */
+/** Changing one of these sends a published ad back to review when moderation is `pre` (docs/product/ads.md). */
 const MATERIAL_FIELDS = ['title', 'description', 'price', 'price_type', 'currency', 'photos'] as const;
 
 export interface EditedAd {
@@ -576,7 +576,7 @@ export async function updateAd(
   return edited;
 }
 
-/** The status machine (PRODUCT.md §2): who may move an ad from where to where. */
+/** The status machine (docs/product/ads.md): who may move an ad from where to where. */
 const MOVES = {
   approve: { from: ['pending'], to: 'published' },
   reject: { from: ['pending', 'published'], to: 'rejected' },

@@ -1,5 +1,5 @@
-// Domain errors. One mapper (server/http/errors.ts for the API, app/lib/errors.server.ts for pages)
-// turns them into HTTP.
+// Domain errors. One mapper (apiErrorHandler in server/http/api.ts for the API, withDomainErrors in
+// server/http/pages.ts for pages) turns them into HTTP.
 export type FieldErrors = Record<string, string[]>;
 
 export class DomainError extends Error {

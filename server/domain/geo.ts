@@ -1,4 +1,4 @@
-// Where an ad is shown on a map: never the owner's exact pin (PRODUCT.md §2 "lat/lng (approximate)").
+// Where an ad is shown on a map: never the owner's exact pin (docs/product/site.md, "Maps").
 // A pin is moved by a fixed offset derived from the ad id (the same every time, so repeated visits
 // cannot average it out) and drawn as a circle around the moved point; without a pin, the area's or
 // the city's centre with a circle of their size.

@@ -1,7 +1,7 @@
-// The moderation queue of the back office (issue 4 §6): the filterable list of ads, one ad with
-// everything a moderator needs to decide, and featuring. Approving, rejecting and deleting are
-// moves of the status machine (moveAd in ./ads.ts), which write history, revision, notification
-// and counters themselves.
+// The moderation queue of the back office (docs/product-notes.md, "Moderation"): the filterable
+// list of ads, one ad with everything a moderator needs to decide, and featuring. Approving,
+// rejecting and deleting are moves of the status machine (moveAd in ./ads.ts), which write history,
+// revision, notification and counters themselves.
 import type { ExpressionBuilder } from 'kysely';
 import { FEATURABLE, QUEUE_TABS } from '../../app/lib/moderation.ts';
 import { isPlaceholderEmail } from '../auth/placeholder-email.ts';

@@ -1,4 +1,4 @@
-// The owner's side of their ads (PRODUCT.md §3 `/profile/posts`): ads by status tab with counts and
+// The owner's side of their ads (docs/product/ads.md): ads by status tab with counts and
 // performance, and one ad's status history and views per day.
 
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '../../app/lib/owner-tabs.ts';
@@ -245,7 +245,7 @@ export async function editableAd(db: DB, userId: string, id: number): Promise<Ed
 }
 
 /**
- * What a repost of the member's ad would do, for the confirmation page (PRODUCT.md §3): renew an
+ * What a repost of the member's ad would do, for the confirmation page (docs/product/ads.md): renew an
  * expired ad (one place of the allowance) or bump a published one (once per cool-down), or why not.
  */
 export interface RepostQuote {

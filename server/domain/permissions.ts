@@ -1,4 +1,5 @@
-// Permissions (kebab-case verbs on areas, PRODUCT.md §2), the seeded roles, and what a user may do.
+// Permissions (kebab-case verbs on areas, docs/product/accounts-and-roles.md), the seeded roles,
+// and what a user may do.
 import type { DB } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
 

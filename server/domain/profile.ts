@@ -399,8 +399,8 @@ export interface ReleasedAccountData {
 /**
  * Everything a deleted account leaves behind, run in one transaction just before the user row is
  * deleted (its foreign keys then cascade: sessions, sign-in accounts, roles, permissions,
- * notification preferences). Later issues add their steps here (docs/product-notes.md, "Profile"):
- * - ads (issue 4): soft-deleted (`deleted_at`, status `deleted`), so they leave listings, search
+ * notification preferences). Later features add their steps here (docs/product-notes.md, "Profile"):
+ * - ads: soft-deleted (`deleted_at`, status `deleted`), so they leave listings, search
  *   and the sitemap at once, and staff keep their history and revisions;
  * - chats and messages (chats issue): kept for the other party, with this member shown as
  *   "deleted member" (participant and sender set to null, not deleted);

@@ -1,4 +1,4 @@
-// What the sitemap lists (PRODUCT.md §3 `/sitemap.xml`, issue 5 §6): the public pages, the active
+// What the sitemap lists (docs/product/site.md, "Sitemap"): the public pages, the active
 // taxonomies and categories, and the published ads in fixed id ranges. Paths are bare (Arabic, no
 // locale prefix, not yet percent-encoded); server/http/sitemap.ts turns them into XML.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// The JSON API under /api (PRODUCT.md §7). Transport only: parse, call the domain, map the result.
+// The JSON API under /api (docs/api.md). Transport only: parse, call the domain, map the result.
 
 import { fromNodeHeaders } from 'better-auth/node';
 import { type NextFunction, type Request, type Response, Router } from 'express';
@@ -25,7 +25,7 @@ export function apiLocale(req: Request): Locale {
 import { parseId } from '../../app/lib/ids.ts';
 import { SLUG_PATTERN as slugPattern } from '../../app/lib/slug.ts';
 
-/** `PUT`, `PATCH` or `DELETE` may arrive as `POST` with `_method` in form data (seed §7). */
+/** `PUT`, `PATCH` or `DELETE` may arrive as `POST` with `_method` in form data (docs/api.md). */
 export function methodOverride(req: Request, _res: Response, next: NextFunction) {
   const override = req.method === 'POST' && req.body && typeof req.body === 'object' ? req.body._method : undefined;
   if (typeof override === 'string' && ['PUT', 'PATCH', 'DELETE'].includes(override.toUpperCase())) {
@@ -60,7 +60,7 @@ export function apiRouter(services: AppServices): Router {
     res.status(204).end();
   });
 
-  // Who is signed in (seed §4): the client asks once per app load.
+  // Who is signed in: the client asks once per app load (docs/api.md).
   router.get('/is-logged-in', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const user = await sessionUser(services.auth, db, fromNodeHeaders(req.headers));
@@ -119,7 +119,7 @@ export function apiRouter(services: AppServices): Router {
     res.json({ data: await catalog.listCategoryAttributes(db, req.params.slug as string) });
   });
 
-  // Search (issue 5 §1): the parameters of /posts; invalid ones are dropped, never an error.
+  // Search (docs/product/search.md): the parameters of /posts; invalid ones are dropped, never an error.
   router.get('/posts', async (req, res) => {
     const url = new URL(req.originalUrl, 'http://x');
     const page = parsePage(url.searchParams);

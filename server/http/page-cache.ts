@@ -1,10 +1,11 @@
-// A small in-memory cache of rendered pages for anonymous visitors (issue 5 §7, the ad page figure
-// of issue 4). Pages opt in: only a 200 answer whose Cache-Control says `public` and that sets no
-// cookie is kept, keyed by host and URL (the locale is in the path). Requests carrying a session
-// cookie never see a cached page. Each kept page has tags (`X-Souq-Cache-Tags`, never sent to the
-// visitor); a committed ad change drops the pages tagged with that ad, its category, taxonomy or
-// owner. Entries live at most `ttlMs` (other processes of a cluster are not told of changes).
-// The CSP nonce of the stored HTML is swapped for the fresh one of each response.
+// A small in-memory cache of rendered pages for anonymous visitors (ADR 0007; the ad page must
+// serve 300 requests/s: docs/performance.md). Pages opt in: only a 200 answer whose Cache-Control
+// says `public` and that sets no cookie is kept, keyed by host and URL (the locale is in the path).
+// Requests carrying a session cookie never see a cached page. Each kept page has tags
+// (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
+// with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
+// cluster are not told of changes). The CSP nonce of the stored HTML is swapped for the fresh one
+// of each response.
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';

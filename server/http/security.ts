@@ -69,7 +69,7 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 /**
- * Anti-forgery for the JSON API (seed §7): a state-changing request must echo the XSRF cookie in
+ * Anti-forgery for the JSON API (docs/api.md): a state-changing request must echo the XSRF cookie in
  * the X-XSRF-TOKEN header. Mismatch → 419.
  */
 export function apiXsrfMismatch(req: Request): boolean {

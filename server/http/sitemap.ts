@@ -1,4 +1,4 @@
-// /sitemap.xml (PRODUCT.md §3, issue 5 §6): a sitemap index of /sitemaps/pages.xml (home, info
+// /sitemap.xml (docs/product/site.md): a sitemap index of /sitemaps/pages.xml (home, info
 // pages, contact), /sitemaps/catalog.xml (taxonomies and categories) and /sitemaps/ads-{n}.xml (the
 // published ads of the n-th range of ids, server/domain/sitemap.ts). Every <url> gives the Arabic
 // page as <loc>, its ar / en / x-default alternates and <lastmod>. Ads are streamed as they are

@@ -1,4 +1,4 @@
-// The durable job queue (DESIGN.md "Jobs", issue 4 §2). Work that must happen after a change —
+// The durable job queue (docs/decisions/0006-jobs-in-the-database.md). Work that must happen after a change —
 // image variants, expiry, reminders, counters, mails — is a row in `jobs`, written in the same
 // transaction as the change: it exists if and only if the change committed, and a worker sees it
 // only after the commit. Workers claim due jobs one at a time, retry failures with exponential

@@ -1,4 +1,4 @@
-// Outgoing mail (DESIGN.md): SMTP when SMTP_URL is set; otherwise each message is written to
+// Outgoing mail (docs/architecture.md): SMTP when SMTP_URL is set; otherwise each message is written to
 // DATA_DIR/mail/<time>-<id>.eml and its path logged, so development needs no mail server.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';

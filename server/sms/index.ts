@@ -1,4 +1,4 @@
-// Outgoing SMS (PRODUCT.md §5): one-time codes for phone sign-up, phone changes and password
+// Outgoing SMS (docs/product/accounts-and-roles.md): one-time codes for phone sign-up, phone changes and password
 // resets. `console` (the default) logs each message and writes it to DATA_DIR/sms/, so development
 // and the tests need no gateway; `http` calls a gateway described by a URL template.
 import { randomBytes } from 'node:crypto';

@@ -22,7 +22,7 @@ describe.each(dialects)('roles and permissions on %s', (dialect) => {
   });
   afterAll(() => t.drop());
 
-  it('seeds every permission of PRODUCT.md §2 and the roles', async () => {
+  it('seeds every permission of docs/product/accounts-and-roles.md and the roles', async () => {
     const names = (await t.db.selectFrom('permissions').select('name').execute()).map((p) => p.name).sort();
     expect(names).toEqual([...PERMISSIONS].sort());
     const roles = (await t.db.selectFrom('roles').select('name').execute()).map((r) => r.name).sort();

@@ -1,4 +1,4 @@
-// The map of search results on both dialects (issue 5 §4): the query's filters and text (through
+// The map of search results on both dialects (docs/product/search.md): the query's filters and text (through
 // the database's index) narrow the clusters; positions are the approximate ones of the ad page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../../app/lib/search-query.ts';

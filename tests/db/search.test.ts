@@ -1,4 +1,4 @@
-// The search service (issue 5 §1) on both dialects: filters, facets, sorts and pages over the
+// The search service (docs/product/search.md) on both dialects: filters, facets, sorts and pages over the
 // in-memory index; text through the database's index; what the catalogue does not know dropped;
 // and the index following writes made after it was built; readiness waiting for the index.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// The ad's whole journey (issue 4, figures): a member previews and posts an ad with two photos and
+// The ad's whole journey (docs/product/ads.md): a member previews and posts an ad with two photos and
 // a map pin → a moderator approves it → it is on its category page and its own page in both
 // languages → the owner edits it, reposts it and marks it sold. Time passing (the 7-day repost cool-down) is
 // the one thing done in the database.

@@ -1,4 +1,4 @@
-// The photos of the ad form (issue 4 §3): real images uploaded from the file picker, made smaller
+// The photos of the ad form (docs/product/ads.md): real images uploaded from the file picker, made smaller
 // and turned upright in the browser, with progress; reordered by dragging and by the keyboard;
 // kept through a reload and a refused submission; a file that is not a photo shows the server's
 // words with a retry button; the placed ad holds the photos in the chosen order (read from the

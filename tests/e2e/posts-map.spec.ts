@@ -1,4 +1,4 @@
-// The map of search results (issue 5 §4) in a browser: clusters drawn over the map (no tiles in
+// The map of search results (docs/product/search.md) in a browser: clusters drawn over the map (no tiles in
 // tests: a local address answers 404, the clusters come anyway), a cluster zooms in, a marker opens
 // the ad's card and the card the ad; Back returns to the same place; a city from the filters moves
 // the map there. The ads are written straight into the database (this spec is about the map, not

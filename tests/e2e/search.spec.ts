@@ -1,4 +1,4 @@
-// Search and browse (issue 5, figures): a buyer finds an Arabic ad by a spelling with harakat from
+// Search and browse (docs/product/search.md): a buyer finds an Arabic ad by a spelling with harakat from
 // the header's search box, and the filters (price, an attribute) narrow the count — on a desktop
 // side panel and in the phone's drawer. The ads are written straight into the database: what is
 // checked here is finding them.

@@ -1,4 +1,4 @@
-// The in-memory page cache for anonymous visitors (issue 5 §7, issue 4's ad page figure), on a
+// The in-memory page cache for anonymous visitors (ADR 0007), on a
 // server of its own with the cache on: shareable pages come from memory with a fresh CSP nonce,
 // views still count, members never get a shared copy, and a committed change of an ad drops the
 // pages that show it.

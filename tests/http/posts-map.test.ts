@@ -1,4 +1,4 @@
-// The map of search results over real HTTP (issue 5 §4): clusters that add up, a lone ad as its
+// The map of search results over real HTTP (docs/product/search.md): clusters that add up, a lone ad as its
 // marker close up, the filters of the list, forgiving viewports, the marker's card and the page.
 // Other suites place ads meanwhile: every count here is narrowed to this file's own ads (a price
 // nobody else uses, a word nobody else writes).

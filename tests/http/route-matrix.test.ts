@@ -1,5 +1,6 @@
-// Route × role matrix (issue 3 §8): every built page and API route, for every kind of visitor, on
-// the real server. Grows with every route: add the route and its expected statuses here.
+// Route × role matrix (docs/product/accounts-and-roles.md): every built page and API route, for
+// every kind of visitor, on the real server. Grows with every route: add the route and its expected
+// statuses here.
 
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';

@@ -1,4 +1,4 @@
-// /sitemap.xml over real HTTP (issue 5 §6): the index and its children, each well-formed and shaped
+// /sitemap.xml over real HTTP (docs/product/site.md): the index and its children, each well-formed and shaped
 // as the sitemap schema says; published ads with both languages and their last change, and nothing
 // that is not public; robots.txt points at it.
 import { gunzipSync } from 'node:zlib';

@@ -47,7 +47,7 @@ describe('translation catalogues', () => {
   }
 });
 
-describe('sign-in provider errors (seed §8)', () => {
+describe('sign-in provider errors (docs/product/accounts-and-roles.md)', () => {
   const codes = [
     ...new Set<string>([
       ...FIREBASE_MESSAGE_CODES,

@@ -1,4 +1,4 @@
-// The map's clustering (issue 5 §4) over an index built by hand: every ad in the viewport counted
+// The map's clustering (docs/product/search.md) over an index built by hand: every ad in the viewport counted
 // once, the caps held at any zoom and density, markers for lone ads and close up, and a forgiving
 // reading of the viewport parameters.
 import { describe, expect, it } from 'vitest';

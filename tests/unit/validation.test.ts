@@ -24,7 +24,7 @@ const run = (schema: z.ZodType, value: unknown) => {
   return r.success ? { value: r.data } : { error: r.error.issues[0]?.message, count: r.error.issues.length };
 };
 
-describe('rules of seed §5, one by one', () => {
+describe('rules of docs/product/site.md, one by one', () => {
   it('required rejects empty, null, false, an empty list and white space', () => {
     for (const blank of [undefined, null, false, '', '   \t', []]) {
       expect(isBlank(blank)).toBe(true);

@@ -1,4 +1,4 @@
-// Pieces shared by the moderation queue and the ad review page (issue 4 §6).
+// Pieces shared by the moderation queue and the ad review page (docs/product-notes.md, "Moderation").
 import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react';
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';

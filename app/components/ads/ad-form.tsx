@@ -63,7 +63,7 @@ function readDraft(saved: string): Draft {
 }
 
 /**
- * The ad form of one leaf category (PRODUCT.md §3): text, price, the category's attributes with
+ * The ad form of one leaf category (docs/product/ads.md): text, price, the category's attributes with
  * their types, units and options, place and contact options. Plain form fields, so it posts without
  * JavaScript; with it, fields are checked as they are left, photos are uploaded as they are picked
  * (<PhotoUploader>, which needs JavaScript), and the draft, photos included, is kept in this browser

@@ -26,7 +26,7 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
   `/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`;
 
 /**
- * An ad in a list (PRODUCT.md §10): photo in 4:3, price first, title in two lines at most, key
+ * An ad in a list (docs/product/site.md): photo in 4:3, price first, title in two lines at most, key
  * details, city · area and when it was posted; a featured marker where paid for. Two per row on
  * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
  * and a CSS module: lists render many cards per request.

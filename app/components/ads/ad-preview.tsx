@@ -13,7 +13,7 @@ export interface AdPreviewInput {
 }
 
 /**
- * The ad as buyers will see it, from the form as it is (PRODUCT.md §3 "preview"): title, price,
+ * The ad as buyers will see it, from the form as it is (docs/product-notes.md, "Preview"): title, price,
  * photos, place, details with units and option names, description. Nothing is sent; "Send" submits
  * the form as its own button does.
  */

@@ -12,7 +12,7 @@ export interface PickerCategory {
 }
 
 // Children fetched once per category and kept for the page's life; a failed fetch is an empty list
-// (seed §8: "failure to load children returns an empty list silently").
+// (docs/product/site.md: the picker stays usable, with nothing to pick, rather than an error).
 const cache = new Map<string, Promise<PickerCategory[]>>();
 function childrenOf(slug: string, locale: string): Promise<PickerCategory[]> {
   let found = cache.get(slug);

@@ -12,8 +12,9 @@ interface OwnedAd {
 }
 
 /**
- * The owner's actions on one of their ads (PRODUCT.md §3): edit and repost open their own pages;
- * mark sold and delete post to `/profile/posts` (delete asks first when JavaScript runs).
+ * The owner's actions on one of their ads (docs/product-notes.md, "Owner actions"): edit and repost
+ * open their own pages; mark sold and delete post to `/profile/posts` (delete asks first when
+ * JavaScript runs).
  * `stacked` lays them out full-width, for the ad page's side card; `inList` posts to the page itself
  * (`/profile/posts` with its tab), so the member stays on the tab they were on.
  */

@@ -1,4 +1,4 @@
-// The photos of the ad form (PRODUCT.md §3, issue 4 §3). Each picked or dropped file is made
+// The photos of the ad form (docs/product/ads.md). Each picked or dropped file is made
 // smaller in the browser (long side ≤ 2048 px, JPEG) and uploaded at once to `POST /api/ad-images`,
 // two at a time, with a progress bar; a refused file shows the server's words and can be retried.
 // The uploaded photos are ordered by dragging or with the earlier/later buttons (keyboard, screen

@@ -5,13 +5,13 @@ import { useRouteLoaderData } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import classes from './map.module.css';
 
-// Leaflet maps (DESIGN.md: Leaflet + OpenStreetMap tiles from MAP_TILE_URL). Leaflet needs `window`,
+// Leaflet maps (docs/product/site.md: Leaflet + OpenStreetMap tiles from MAP_TILE_URL). Leaflet needs `window`,
 // so it is loaded in the browser only, when a map is about to be seen; the server renders the map's
 // box and its text alternative.
 
 export type Leaflet = typeof import('leaflet');
 
-/** Tripoli (PRODUCT.md §2): where a map with nothing to show opens. */
+/** Tripoli (docs/product/site.md, "Maps"): where a map with nothing to show opens. */
 export const DEFAULT_CENTRE = { lat: 32.8872, lng: 13.1913 } as const;
 /** Five decimals: about a metre, more than a pin needs. */
 const round = (v: number) => Math.round(v * 1e5) / 1e5;

@@ -1,4 +1,4 @@
-// A listing of search results (issue 5 §3), shared by `/posts` and the category pages: result count,
+// A listing of search results (docs/product/search.md), shared by `/posts` and the category pages: result count,
 // sort, filters (a side panel on wide screens, a drawer on phones), facet links by category and
 // city, the cards, stable page links, an empty state with ways out, and "save this search".
 import { Anchor, Button, Drawer, Stack } from '@mantine/core';

@@ -12,7 +12,7 @@ export type PriceType = (typeof PRICE_TYPES)[number];
 export const PRICED: readonly PriceType[] = ['fixed', 'negotiable'];
 export const CURRENCIES = ['LYD', 'USD'] as const;
 export const MAX_PHOTOS = 10;
-/** Why a member reports an ad (PRODUCT.md §2 Report), in the order the form lists them. */
+/** Why a member reports an ad (docs/product/ads.md, "Reports"), in the order the form lists them. */
 export const REPORT_REASONS = [
   'scam',
   'prohibited',

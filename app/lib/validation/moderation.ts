@@ -1,6 +1,6 @@
-// The moderation forms of the back office (issue 4 §6), on both sides: reject (one ad or many),
-// feature until a date, delete, and the bulk form of the queue. Error codes are worded in the
-// `admin` namespace (`errors.<field>.<code>`).
+// The moderation forms of the back office (docs/product-notes.md, "Moderation"), on both sides:
+// reject (one ad or many), feature until a date, delete, and the bulk form of the queue. Error
+// codes are worded in the `admin` namespace (`errors.<field>.<code>`).
 import { z } from 'zod';
 import { parseId } from '../ids.ts';
 import { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason } from '../moderation-codes.ts';

@@ -22,7 +22,7 @@ export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 /** What the file picker offers; the server decides by the bytes, never by this list. */
 export const AVATAR_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
 
-/** Notification types of PRODUCT.md §2. */
+/** Notification types (docs/product/accounts-and-roles.md). */
 export const NOTIFICATION_TYPES = [
   'chat-message',
   'ad-approved',

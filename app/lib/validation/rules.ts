@@ -1,4 +1,4 @@
-// Validation rules of seed §5 as Zod helpers shared by browser and server. A field runs its rules
+// Validation rules of docs/product/site.md as Zod helpers shared by browser and server. A field runs its rules
 // in order and reports only the first that fails. Messages are codes ("required", "min:10"),
 // turned into words in the visitor's language by `translateError`.
 import type { TFunction } from 'i18next';
@@ -33,7 +33,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : String(v));
 /** ASCII addresses only: Better Auth (and most mail servers) refuse internationalised local parts. */
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
-/** `+` then digits, with optional parentheses and spaces (seed §5). */
+/** `+` then digits, with optional parentheses and spaces. */
 export const PHONE_PATTERN = /^\+[0-9()]{6,24}$/;
 
 export const rules = {

@@ -55,7 +55,7 @@ import type { Permission } from '../../../server/domain/permissions.ts';
 import type { Route } from './+types/post';
 import { actorOf, type ModerationRights, queueTarget, reviewTarget, rightsOf } from './moderation.server.ts';
 
-// One ad under review (issue 4 §6): everything needed to decide (description, details, photos,
+// One ad under review (docs/product-notes.md, "Moderation"): everything needed to decide (description, details, photos,
 // owner, status history, open reports) and the decisions the staff member's permissions allow.
 // Each decision is its own form with a hidden `intent`, checked on the server against its own
 // permission; approve, reject and delete go back to the queue, featuring stays here.

@@ -46,7 +46,7 @@ import { listModerationQueue, moveAds, type QueueItem } from '../../../server/do
 import type { Route } from './+types/posts';
 import { actorOf, type ModerationRights, queueTarget, rightsOf } from './moderation.server.ts';
 
-// The moderation queue (PRODUCT.md §3, issue 4 §6): ads by status, filtered by section, city and
+// The moderation queue (docs/product-notes.md, "Moderation"): ads by status, filtered by section, city and
 // open reports (GET parameters: works without JavaScript), with bulk approve / reject. Each action
 // is checked on the server against its own permission.
 

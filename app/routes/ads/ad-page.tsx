@@ -49,7 +49,7 @@ import {
 } from '../../../server/domain/ad-view.ts';
 import type { Route } from './+types/ad-page';
 
-// The ad page `/{taxonomy}/{category}/{slug}-{id}` (PRODUCT.md §3, issue 4 §4). The seller's phone
+// The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
 // WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone.
 

@@ -30,7 +30,7 @@ import { findOwnAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
-// categories until a leaf, whose page is the ad form (PRODUCT.md §3, issue 4 §3).
+// categories until a leaf, whose page is the ad form (docs/product/site.md, docs/product/ads.md).
 
 export const middleware = guards('auth');
 

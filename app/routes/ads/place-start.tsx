@@ -8,7 +8,7 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { listTaxonomies } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/place-start';
 
-// Place your ad, step 1 (PRODUCT.md §3): which section the ad belongs to.
+// Place your ad, step 1 (docs/product/site.md): which section the ad belongs to.
 
 export const middleware = guards('auth');
 

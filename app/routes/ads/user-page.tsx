@@ -14,7 +14,7 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { listUserAds, loadPublicProfile } from '../../../server/domain/ad-view.ts';
 import type { Route } from './+types/user-page';
 
-// `/users/{id}` (PRODUCT.md §3): a member's public profile and published ads. Unknown or banned → 404.
+// `/users/{id}` (docs/product/site.md): a member's public profile and published ads. Unknown or banned → 404.
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(params.id)) throw notFound(request);

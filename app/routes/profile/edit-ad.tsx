@@ -21,7 +21,7 @@ import type { Route } from './+types/edit-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
 // `/profile/posts/{taxonomy}/{category}/{ad}/edit`: the ad form of place-your-ad, opened with the
-// member's ad (PRODUCT.md §3 "the same form edits an existing ad"). Someone else's ad is a 404.
+// member's ad (docs/product/ads.md: one form places and edits). Someone else's ad is a 404.
 
 export const middleware = guards('auth');
 

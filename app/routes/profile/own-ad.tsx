@@ -15,7 +15,7 @@ import { ownAdDetail } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/own-ad';
 import { ensureCanonical, ownAdId } from './own-ad.server.ts';
 
-// `/profile/posts/{taxonomy}/{category}/{ad}` (PRODUCT.md §3): one of the member's ads with its
+// `/profile/posts/{taxonomy}/{category}/{ad}` (docs/product/ads.md): one of the member's ads with its
 // status history and views per day. Someone else's ad is a 404.
 
 export const middleware = guards('auth');

@@ -21,7 +21,7 @@ import { moveAd } from '../../../server/domain/ads.ts';
 import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
 
-// `/profile/posts` (PRODUCT.md §3): the member's own ads by status, with their numbers and actions.
+// `/profile/posts` (docs/product/ads.md): the member's own ads by status, with their numbers and actions.
 
 export const middleware = guards('auth');
 

@@ -19,7 +19,7 @@ import { ownAd, repostQuote } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/repost-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
-// `/profile/posts/{taxonomy}/{category}/{ad}/repost` (seed §2, PRODUCT.md §3): what a repost will
+// `/profile/posts/{taxonomy}/{category}/{ad}/repost` (docs/product/ads.md): what a repost will
 // do — renew an expired ad against the allowance, or bump a live one once per cool-down — and a
 // button to confirm it; a refusal says why. Someone else's ad is a 404.
 

@@ -54,7 +54,7 @@ import {
   SECTIONS,
 } from './sections.tsx';
 
-// Profile settings (PRODUCT.md §3 `/profile`): each section is its own form posting here with a
+// Profile settings (docs/product-notes.md, "Profile settings"): each section is its own form posting here with a
 // hidden `intent`, validated by the section's schema on both sides. Success redirects back to the
 // section with `?saved=<what>` (a refresh never posts twice); refusals answer 422 with the
 // translated errors and change nothing.

@@ -1,5 +1,6 @@
-// The loader half of a listing: `/posts` and the category pages read the same query from the URL
-// and hand it to the search service's listing (server/domain/search/listing.ts). Non-canonical URLs (empty fields of a submitted filter form,
+// The loader half of a listing (docs/product/search.md): `/posts` and the category pages read the
+// same query from the URL and hand it to the search service's listing
+// (server/domain/search/listing.ts). Non-canonical URLs (empty fields of a submitted filter form,
 // parameters in another order, values the catalogue does not know) move to the canonical one.
 import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';

@@ -1,4 +1,4 @@
-// `/posts/map` (issue 5 §4, PRODUCT.md §3): the search's ads on a map. The URL carries the same
+// `/posts/map` (docs/product/search.md): the search's ads on a map. The URL carries the same
 // query as `/posts`; the map asks `GET /api/posts/map` for clusters and markers of its viewport
 // after every move, and a marker opens the ad's card. Where the map looks (`view=lat,lng,zoom`) is
 // written into the address with history.replaceState, not as a navigation: moving the map runs no

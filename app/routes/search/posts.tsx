@@ -1,4 +1,4 @@
-// `/posts` (issue 5 §3): every published ad, searched and filtered by the URL's query.
+// `/posts` (docs/product/search.md): every published ad, searched and filtered by the URL's query.
 import { Alert, Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Roles and permissions (PRODUCT.md §2): roles hold permissions; users hold roles and direct
+// Roles and permissions (docs/product/accounts-and-roles.md): roles hold permissions; users hold roles and direct
 // permissions. Super admin is a flag on the user, not a role row.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../index.ts';

@@ -1,5 +1,6 @@
-// Profile settings (issue 3): notification preferences per type and channel. A row exists only
-// once a member has saved the form; until then the defaults in app/lib/validation/profile.ts apply.
+// Profile settings (docs/product-notes.md, "Profile settings"): notification preferences per type
+// and channel. A row exists only once a member has saved the form; until then the defaults in
+// app/lib/validation/profile.ts apply.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../index.ts';
 import { boolType, createdAt, timestampType } from './helpers.ts';

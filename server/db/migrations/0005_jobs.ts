@@ -1,4 +1,4 @@
-// The durable job queue (DESIGN.md "Jobs"): one table, claimed with FOR UPDATE SKIP LOCKED on
+// The durable job queue (ADR 0006): one table, claimed with FOR UPDATE SKIP LOCKED on
 // PostgreSQL and by a single atomic UPDATE on SQLite (one writer at a time). Times are epoch
 // milliseconds so both dialects compare them the same way.
 import { type Kysely, sql } from 'kysely';

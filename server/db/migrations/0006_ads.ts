@@ -1,4 +1,4 @@
-// Ads (PRODUCT.md §2): the ad, its typed attribute values (indexed for filtering, never LIKE over
+// Ads (docs/product/ads.md): the ad, its typed attribute values (indexed for filtering, never LIKE over
 // JSON), ordered photos, status history, views per day, abuse reports and the audit log.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../index.ts';
@@ -152,7 +152,7 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
     .execute();
   await db.schema.createIndex('revisions_actor').on('revisions').columns(['actor_id', 'id']).execute();
 
-  // Stored notifications (PRODUCT.md §2); delivery by mail, SMS and live channels comes later.
+  // Stored notifications (docs/product/accounts-and-roles.md); delivery by mail, SMS and live channels comes later.
   await withId(db.schema.createTable('notifications'), d)
     .addColumn('user_id', 'varchar(64)', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('type', 'varchar(40)', (c) => c.notNull())

@@ -1,4 +1,4 @@
-// Phone reveals (issue 4 §4 "reveal-phone … counted"): in total on the ad and per day beside its
+// Phone reveals (docs/product/ads.md: reveals are counted): in total on the ad and per day beside its
 // views, for the owner's performance figures.
 import type { Kysely } from 'kysely';
 

@@ -1,4 +1,4 @@
-// The text index of ads (PRODUCT.md §4, issue 5 §2). `ad_search` holds each ad's title and
+// The text index of ads (docs/product/search.md). `ad_search` holds each ad's title and
 // description already normalised (server/domain/search/normalize.ts: words joined by single
 // spaces), written in the transaction of every place or edit. SQLite indexes it with an FTS5
 // external-content table kept in step by triggers; PostgreSQL with a stored tsvector (title weight

@@ -1,4 +1,4 @@
-// Saved searches (PRODUCT.md §2): a member's query of /posts in its canonical URL form (one row per
+// Saved searches (docs/product/search.md): a member's query of /posts in its canonical URL form (one row per
 // member and query), named for the list; alerts (frequency, last alerted) arrive with the
 // communication issue, which reads these rows.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// The sitemap's ad chunks (issue 5 §6, server/domain/sitemap.ts): published ads by their chunk of
+// The sitemap's ad chunks (docs/product/site.md, server/domain/sitemap.ts): published ads by their chunk of
 // 10,000 ids, then last change. `/sitemap.xml` asks each chunk for its newest `updated_at` — one
 // probe per chunk instead of a pass over a million ads. Partial: only published ads are indexed.
 // The literals must stay as the queries write them (`id / 10000`, `status = 'published'`), or

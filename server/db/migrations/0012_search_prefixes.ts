@@ -1,4 +1,4 @@
-// Prefix indexes of 4 and 5 characters for the SQLite text index (issue 5, PRODUCT.md §4). The last
+// Prefix indexes of 4 and 5 characters for the SQLite text index (docs/search-index-notes.md). The last
 // word of a query matches as a prefix; FTS5 answers a prefix from a prefix index of its exact length
 // as it answers a word — newest matches first, stopping at the cap — but without one it merges the
 // document list of every word that starts so, all of it: "جديد" (4 letters, in a third of the ads)

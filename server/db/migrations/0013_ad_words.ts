@@ -1,4 +1,4 @@
-// PostgreSQL: every (word, ad) pair of the text index as a btree that answers by itself (issue 5,
+// PostgreSQL: every (word, ad) pair of the text index as a btree that answers by itself (docs/search-index-notes.md,
 // ADR 0008). The GIN index finds the ads of a word but gives only row addresses: their ids cost a
 // visit to the row each (tens of thousands for a frequent word or prefix: 80–240 ms at a million
 // ads). `ad_words` holds each word of `ad_search.document` with its ad; its primary key (word,

@@ -1,4 +1,4 @@
-// Prefix indexes of 6 and 7 characters too for the SQLite text index (issue 5). 0012 stopped at 5,
+// Prefix indexes of 6 and 7 characters too for the SQLite text index (docs/search-index-notes.md). 0012 stopped at 5,
 // but a query's last word is matched as a prefix even when typed whole, and whole words of 6 and 7
 // letters are among the most searched (تويوتا, مرسيدس, سيارات, هيونداي): without an index of their
 // length FTS5 merges the document list of every word they start, all of it, before it can hand the

@@ -1,4 +1,4 @@
-// Demo ads (issue 4 §10) and bulk ads for benchmarks.
+// Demo ads (README.md, "Quick start") and bulk ads for benchmarks.
 //
 // Demo: a few hundred varied ads across every taxonomy and many cities, in Arabic and English
 // (./ad-content.ts), in every status (mostly published), owned by the demo member and a handful

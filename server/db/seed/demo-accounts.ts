@@ -1,4 +1,4 @@
-// The demo accounts of DESIGN.md §4 (no imports: the process entry prints them).
+// The demo accounts of the README (no imports: the process entry prints them).
 export const DEMO_PASSWORD = 'password123';
 export const DEMO_ACCOUNTS = [
   // Confirmed numbers for the accounts that place ads: every seller needs one (server/domain/ads.ts).

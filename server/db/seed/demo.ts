@@ -1,4 +1,4 @@
-// Demo accounts (DESIGN.md §4): created in a database that has no users yet, only when asked for
+// Demo accounts (README.md, "Quick start"): created in a database that has no users yet, only when asked for
 // (SEED_DEMO; `npm start` asks unless NODE_ENV was set by the operator).
 import type { Auth } from '../../auth/index.ts';
 import { assignRole } from '../../domain/permissions.ts';

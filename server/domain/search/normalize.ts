@@ -1,4 +1,4 @@
-// Arabic-aware text normalisation (PRODUCT.md §4), the one function applied to indexed text and to
+// Arabic-aware text normalisation (docs/product/search.md), the one function applied to indexed text and to
 // queries alike, so spellings that Libyan users treat as the same match each other:
 // alef forms (أ إ آ ٱ → ا), taa marbuta (ة → ه), alef maqsura (ى → ي), no tatweel or harakat,
 // Arabic-Indic and Persian digits as Latin digits, Latin case-folded, presentation forms unfolded.

@@ -1,4 +1,4 @@
-// "Save this search" (issue 5 §3): a member keeps a query of /posts, named after what it asks for.
+// "Save this search" (docs/product/search.md): a member keeps a query of /posts, named after what it asks for.
 // Saving the same query again keeps the one row. Alerts and the list page come with the
 // communication issue, which reads these rows.
 import type { DB } from '../../db/index.ts';

@@ -1,4 +1,4 @@
-// The search service (issue 5 §1, PRODUCT.md §4): one entry point for `/posts`, category pages,
+// The search service (docs/product/search.md): one entry point for `/posts`, category pages,
 // the map, the home page sections and `GET /api/posts`. It resolves a query against the
 // catalogue (dropping what does not exist), narrows text through the database's text index, and
 // runs the rest — filters, facets, sort, page — over the in-memory index of published ads.

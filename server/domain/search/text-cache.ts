@@ -1,4 +1,4 @@
-// The text candidates of recent queries, kept up to date instead of read again (issue 5): a
+// The text candidates of recent queries, kept up to date instead of read again (docs/search-index-notes.md): a
 // marketplace's searches repeat (تويوتا, شقة, هيونداي…), and the newest 10 000 matches of a common
 // word cost a million-ad database about a millisecond on SQLite and several on PostgreSQL, every
 // time. An entry holds a query's candidate ids as the database gave them; the search engine tells
