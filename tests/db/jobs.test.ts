@@ -131,6 +131,7 @@ describe.each(dialects)('job queue on %s', (dialect) => {
     const seen: number[] = [];
     const handler: JobHandler = async (p) => {
       seen.push(p.i);
+      // Each job takes a little time, so the two workers' claims interleave (asserted on nothing).
       await new Promise((r) => setTimeout(r, 2));
     };
     const counts = await Promise.all([worker({ count: handler }).drain(), worker({ count: handler }).drain()]);

@@ -98,9 +98,13 @@ test('photos: uploaded resized with progress, reordered, kept through a reload a
   const input = page.locator('#ad-photos input[type="file"]');
   await expect(input).toHaveAttribute('accept', 'image/*');
   await expect(input).toHaveAttribute('multiple', '');
-  // Answers held back a moment, so the progress bars can be seen.
+  // The uploads are held until the progress bars have been seen, then let through.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route('**/api/ad-images', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await released;
     await route.continue();
   });
   await input.setInputFiles([files.camera, files.screenshot]);
@@ -108,6 +112,8 @@ test('photos: uploaded resized with progress, reordered, kept through a reload a
   // (A bar at 0 % has no width: attached, not "visible".)
   await expect(page.getByRole('progressbar', { name: 'Upload of photo 1' })).toBeAttached();
   await expect(page.getByRole('progressbar', { name: 'Upload of photo 2' })).toBeAttached();
+  await expect(page.locator('#ad-photos li[data-status="done"]')).toHaveCount(0);
+  release();
   await expect(page.locator('#ad-photos li[data-status="done"]')).toHaveCount(2, { timeout: 20_000 });
   await expect(page.locator('#ad-photos [role="progressbar"]')).toHaveCount(0);
   await page.unroute('**/api/ad-images');

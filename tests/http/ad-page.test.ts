@@ -164,8 +164,12 @@ describe('category pages list published ads', () => {
     expect(first.headers.get('location')).toBe('/en/motors/toyota');
     expect((await browser().get('/en/motors/toyota?page=999')).status).toBe(404);
     expect((await browser().get('/en/motors/toyota?page=abc')).status).toBe(404);
-    // A category without ads still says so, with the way to post one.
-    expect(await (await browser().get('/en/property')).text()).toBeTruthy();
+    // A section without ads listed says so, and how to post one.
+    const empty = await browser().get('/en/property');
+    expect(empty.status).toBe(200);
+    const emptyHtml = await empty.text();
+    expect(emptyHtml).toContain('No ads here yet');
+    expect(emptyHtml).toContain('Be the first to post in this category');
   });
 });
 

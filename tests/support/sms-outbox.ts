@@ -31,5 +31,15 @@ export async function waitForSms(dataDir: string, to: string, match: RegExp, aft
   }
 }
 
+/**
+ * Every text written once a text to `canary.to` matching `canary.text` is there: the proof that
+ * something done before sent no text (see `mailsUntil` in tests/support/smtp-capture.ts). Texts are
+ * written when the server hands them to the sender, so one asked for earlier is written earlier.
+ */
+export async function smsUntil(dataDir: string, canary: { to: string; text: RegExp }): Promise<SentSms[]> {
+  await waitForSms(dataDir, canary.to, canary.text);
+  return readSms(dataDir);
+}
+
 /** The 6-digit code of a message. */
 export const codeOf = (sms: SentSms) => /\b(\d{6})\b/.exec(sms.text)?.[1] ?? '';

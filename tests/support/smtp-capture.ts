@@ -86,3 +86,31 @@ export async function waitForMail(dir: string, to: string, subject: RegExp, ms =
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Waits up to `ms` until `count` mails to `to` match `subject` (a mail may be sent after the answer). */
+export async function waitForMails(
+  dir: string,
+  to: string,
+  subject: RegExp,
+  count: number,
+  ms = 8000,
+): Promise<CapturedMail[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = readMails(dir).filter((m) => m.to === to && subject.test(m.subject));
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) throw new Error(`${found.length} of ${count} mails to ${to} matching ${subject}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Every mail captured once `canary` has arrived: the proof that no mail came of what a test did
+ * before. The test first does what must send nothing, then something that does send (the canary),
+ * and waits for the canary only: whatever the first action would have mailed was handed to the mail
+ * transport before the canary's request was even made, so it would be here by now.
+ */
+export async function mailsUntil(dir: string, canary: { to: string; subject: RegExp }): Promise<CapturedMail[]> {
+  await waitForMail(dir, canary.to, canary.subject);
+  return readMails(dir);
+}

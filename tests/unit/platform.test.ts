@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ADMIN_SCREENS, adminScreensFor, isStaff } from '~/lib/admin-nav.ts';
+import { ADMIN_SCREENS, adminScreensFor, can, isStaff } from '~/lib/admin-nav.ts';
 import { forcedColorMode } from '~/lib/color-mode.ts';
 import { isChunkLoadError, RELOAD_THROTTLE_MS, reloadOnce } from '~/lib/version.ts';
+import { PERMISSIONS, ROLES } from '../../server/domain/permissions.ts';
 
 const memoryStorage = () => {
   const m = new Map<string, string>();
@@ -38,18 +39,67 @@ describe('forced colour mode', () => {
   });
 });
 
-describe('admin sidebar', () => {
-  const ready = (screens: typeof ADMIN_SCREENS) => screens.filter((s) => s.ready).map((s) => s.path);
-  it('shows a staff member only the built screens their permissions open', () => {
-    const moderator = { is_super_admin: false, permissions: ['view-ads', 'approve-ads'] };
-    const visible = adminScreensFor(moderator).map((s) => s.path);
-    expect(visible).toContain('/admin');
-    expect(visible).not.toContain('/admin/users');
-    expect(visible.every((p) => ready(ADMIN_SCREENS).includes(p))).toBe(true);
+describe('can()', () => {
+  const staff = (...permissions: string[]) => ({ is_super_admin: false, permissions });
+  it('lets a super admin do everything, with no permission held', () => {
+    const admin = { is_super_admin: true, permissions: [] };
+    for (const p of [...PERMISSIONS, null]) expect(can(admin, p), String(p)).toBe(true);
   });
-  it('shows every built screen to a super admin and nothing to a member', () => {
-    expect(adminScreensFor({ is_super_admin: true, permissions: [] }).map((s) => s.path)).toEqual(ready(ADMIN_SCREENS));
-    expect(adminScreensFor({ is_super_admin: false, permissions: [] })).toEqual([]);
+  it('lets a staff member do what a directly granted permission allows, and nothing else', () => {
+    const one = staff('view-banners');
+    expect(can(one, 'view-banners')).toBe(true);
+    for (const p of PERMISSIONS.filter((p) => p !== 'view-banners')) expect(can(one, p), p).toBe(false);
+    // Any staff member may open what needs no permission (the dashboard).
+    expect(can(one, null)).toBe(true);
+  });
+  it("lets a role's member do exactly what the role grants", () => {
+    // accessOf (server/domain/permissions.ts) flattens roles into the permission names can() reads.
+    for (const [role, granted] of Object.entries(ROLES)) {
+      const user = staff(...granted);
+      for (const p of PERMISSIONS) expect(can(user, p), `${role}: ${p}`).toBe(granted.includes(p));
+    }
+  });
+  it('lets a member without permissions, or nobody, do nothing, not even what needs none', () => {
+    for (const u of [staff(), null, undefined]) {
+      for (const p of [...PERMISSIONS, null]) expect(can(u, p), `${JSON.stringify(u)}: ${p}`).toBe(false);
+    }
+    expect(isStaff(staff())).toBe(false);
     expect(isStaff(null)).toBe(false);
+    expect(isStaff(staff('view-banners'))).toBe(true);
+    expect(isStaff({ is_super_admin: true, permissions: [] })).toBe(true);
+  });
+});
+
+describe('admin sidebar', () => {
+  const paths = (u: Parameters<typeof adminScreensFor>[0]) => adminScreensFor(u).map((s) => s.path);
+  it('offers the screens built today, each with the permission its route guard checks', () => {
+    // app/routes/admin/dashboard.tsx (behind the layout's `admin` guard) and posts.tsx (`acl:view-ads`).
+    expect(ADMIN_SCREENS.filter((s) => s.ready).map((s) => [s.path, s.permission])).toEqual([
+      ['/admin', null],
+      ['/admin/posts', 'view-ads'],
+    ]);
+    // Every screen names a real permission, or none.
+    for (const s of ADMIN_SCREENS) {
+      if (s.permission !== null) expect(PERMISSIONS as readonly string[], s.path).toContain(s.permission);
+    }
+  });
+  it.each([
+    ['a super admin', { is_super_admin: true, permissions: [] }, ['/admin', '/admin/posts']],
+    ['a moderator', { is_super_admin: false, permissions: ROLES.moderator }, ['/admin', '/admin/posts']],
+    ['support', { is_super_admin: false, permissions: ROLES.support }, ['/admin', '/admin/posts']],
+    ['a catalogue editor', { is_super_admin: false, permissions: ROLES['catalog-editor'] }, ['/admin']],
+    ['staff with view-ads alone', { is_super_admin: false, permissions: ['view-ads'] }, ['/admin', '/admin/posts']],
+    ['staff with view-banners alone', { is_super_admin: false, permissions: ['view-banners'] }, ['/admin']],
+    ['a member', { is_super_admin: false, permissions: [] }, []],
+    ['nobody', null, []],
+  ])('shows %s exactly the screens they may open', (_who, user, expected) => {
+    expect(paths(user)).toEqual(expected);
+  });
+  it('shows a screen that needs a permission only to those holding it', () => {
+    for (const screen of ADMIN_SCREENS.filter((s) => s.ready && s.permission)) {
+      const others = PERMISSIONS.filter((p) => p !== screen.permission);
+      expect(paths({ is_super_admin: false, permissions: others }), screen.path).not.toContain(screen.path);
+      expect(paths({ is_super_admin: false, permissions: [screen.permission as string] })).toContain(screen.path);
+    }
   });
 });

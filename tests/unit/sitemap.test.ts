@@ -51,6 +51,9 @@ describe('sitemap XML', () => {
       },
     });
     const finished = pipeXml(body(), out);
+    // A sleep on purpose: this is about what a client that reads nothing lets happen over time. No
+    // event says "the generator will not be pulled again"; a copy that ignored backpressure would run
+    // through the document within this window.
     await new Promise((r) => setTimeout(r, 100));
     // The client took nothing yet: a few 64 kB pieces were read ahead, not the 10 MB document.
     expect(pulled).toBeLessThan(400);
