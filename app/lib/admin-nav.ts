@@ -1,9 +1,6 @@
 // The admin screens of docs/product/accounts-and-roles.md and the permission each needs. The
 // sidebar shows only the screens the user may open; the same table is what the server guards check.
-export interface StaffUser {
-  is_super_admin: boolean;
-  permissions: string[];
-}
+import { can, type StaffUser } from '../../server/domain/access.ts';
 
 export interface AdminScreen {
   path: string;
@@ -28,13 +25,6 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
   { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
 ];
-
-/** Staff: at least one permission, or super admin (docs/product/accounts-and-roles.md). */
-export const isStaff = (u: StaffUser | null | undefined): u is StaffUser =>
-  !!u && (u.is_super_admin || u.permissions.length > 0);
-
-export const can = (u: StaffUser | null | undefined, permission: string | null): boolean =>
-  isStaff(u) && (u.is_super_admin || permission === null || u.permissions.includes(permission));
 
 export const adminScreensFor = (u: StaffUser | null | undefined): AdminScreen[] =>
   ADMIN_SCREENS.filter((s) => s.ready && can(u, s.permission));

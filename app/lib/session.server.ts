@@ -1,8 +1,8 @@
 // The current user of a request (read once per request) and the route guards of docs/product/accounts-and-roles.md.
 import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
-import { can, isStaff } from '~/lib/admin-nav.ts';
 import { localeOf, notFound, services } from '~/lib/route.server.ts';
+import { can, isStaff } from '../../server/domain/access.ts';
 import { type SessionUser, sessionUser } from '../../server/domain/accounts.ts';
 
 const cache = new WeakMap<Request, Promise<SessionUser | null>>();

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ADMIN_SCREENS, adminScreensFor, can, isStaff } from '~/lib/admin-nav.ts';
+import { ADMIN_SCREENS, adminScreensFor } from '~/lib/admin-nav.ts';
 import { forcedColorMode } from '~/lib/color-mode.ts';
 import { isChunkLoadError, RELOAD_THROTTLE_MS, reloadOnce } from '~/lib/version.ts';
+import { can, isStaff } from '../../server/domain/access.ts';
 import { PERMISSIONS, ROLES } from '../../server/domain/permissions.ts';
 
 const memoryStorage = () => {

@@ -1,11 +1,11 @@
 import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useMatches } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
-import { can, type StaffUser } from '~/lib/admin-nav.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { can, type StaffUser } from '../../../server/domain/access.ts';
 import { loadDashboard } from '../../../server/domain/dashboard.ts';
 import type { Route } from './+types/dashboard';
 

@@ -1,9 +1,9 @@
 // Shared by the moderation queue and the ad review page: who acts, what they may do, where to go back.
 import type { RouterContextProvider } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
-import { can } from '~/lib/admin-nav.ts';
 import { type DoneNotice, parseQueueQuery, queueSearch, withDone } from '~/lib/moderation.ts';
 import { localeOf, requestInfo } from '~/lib/route.server.ts';
+import { can } from '../../../server/domain/access.ts';
 import type { SessionUser } from '../../../server/domain/accounts.ts';
 import type { Actor } from '../../../server/domain/ads.ts';
 

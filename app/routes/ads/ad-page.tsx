@@ -28,7 +28,6 @@ import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
-import { can } from '~/lib/admin-nav.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -38,6 +37,7 @@ import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
+import { can } from '../../../server/domain/access.ts';
 import {
   adAudience,
   isPublicStatus,
