@@ -19,6 +19,7 @@ export function localPath(value: unknown, fallback = '/'): string {
   }
   if (url.origin !== HERE) return fallback;
   // Relative input resolves against HERE's root; only an absolute path is what a link here writes.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser skips leading C0 controls, so this must too.
   if (!/^[\s\x00-\x1f]*[/\\]/.test(value)) return fallback;
   // A path beginning `//` (after `.` and `..` are resolved) would be read as another host.
   if (url.pathname.startsWith('//')) return fallback;
