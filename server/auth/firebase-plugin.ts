@@ -1,4 +1,4 @@
-// Firebase sign-in (PRODUCT.md §5): a client that signed in with Firebase (a mobile app, a page
+// Firebase sign-in: a client that signed in with Firebase (a mobile app, a page
 // using the Firebase SDK) exchanges its ID token for one of our sessions at
 // POST /api/auth/sign-in/firebase { idToken }. The token is verified by ./firebase.ts; the
 // Firebase uid is then found among linked accounts, or linked to the member with the same

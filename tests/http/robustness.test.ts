@@ -290,7 +290,10 @@ describe.each(dialects)('on %s', (dialect) => {
     const queryKeys = new Set(QUERY_KEYS);
     for (const [template, operations] of Object.entries(doc.paths)) {
       const pattern = new RegExp(`^/api${template.replace(/\{\w+\}/g, '[^/]+')}$`);
-      expect(API_PATHS.some((p) => pattern.test(p)), template).toBe(true);
+      expect(
+        API_PATHS.some((p) => pattern.test(p)),
+        template,
+      ).toBe(true);
       for (const op of Object.values(operations)) {
         for (const p of op.parameters) if (p.in === 'query') queryKeys.add(p.name.replace('{key}', 'year'));
       }

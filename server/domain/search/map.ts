@@ -1,4 +1,4 @@
-// The map of search results (issue 5 §4, PRODUCT.md §3 `/posts/map`): the ads of a query inside the
+// The map of search results (`/posts/map`, `GET /api/posts/map`): the ads of a query inside the
 // map's viewport, clustered on the server so a million ads cost one pass over the index and a few
 // hundred items on the wire, never every ad.
 //
