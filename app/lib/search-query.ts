@@ -1,5 +1,5 @@
-// The search query (docs/product/search.md): one normalised, serialisable object for `/posts`, category pages,
-// the map, `GET /api/posts` and saved searches, read from and written to the URL.
+// The search query (docs/product/search.md): one normalised, serialisable object for `/posts`,
+// category pages, the map, `GET /api/posts` and saved searches, read from and written to the URL.
 //
 // Reading is forgiving: a parameter that is malformed, out of range or unknown is dropped, never an
 // error page (a shared link with a typo still shows ads). The server then checks the slugs and
@@ -7,18 +7,12 @@
 // what does not exist. Writing gives one canonical form: fixed parameter order, defaults left out,
 // so equal queries have equal URLs (one cache entry, one saved search).
 //
-//   q              text, at most 100 characters (Arabic-aware matching: docs/product/search.md)
-//   taxonomy       taxonomy slug (dropped when `category` is given: the category implies it)
-//   category       category slug: that category and every one below it
-//   city, area     city slug; area slug (of that city)
-//   price_min, price_max, currency   whole amounts in LYD (default) or USD
-//   photos=1       only ads with photos
-//   within=1|3|7|30  posted (or reposted) within that many days
-//   sort           newest (default) | price-asc | price-desc | relevance (needs q)
-//   f.<key>=a,b    a select/multiselect attribute is one of these options
-//   f.<key>.min, f.<key>.max   a number/year attribute within bounds
-//   f.<key>=1|0    a boolean attribute is yes / no
+// Each parameter is a Zod schema in SEARCH_PARAMETERS / ATTRIBUTE_PARAMETERS / PAGE_PARAMETER: the
+// parser keeps what a schema accepts and drops what it refuses, and the API's OpenAPI document
+// (server/http/openapi.ts) describes the parameters from the same schemas.
+import { z } from 'zod';
 import { normaliseNumber } from './digits.ts';
+import { SLUG_PATTERN } from './slug.ts';
 
 export const SORTS = ['newest', 'price-asc', 'price-desc', 'relevance'] as const;
 export type SearchSort = (typeof SORTS)[number];
@@ -37,8 +31,6 @@ export const RESULTS_PAGE_SIZE = 24;
 export const MAX_RESULT_PAGES = 50;
 /** Option values and attribute keys: what the catalogue allows (kebab-case, snake_case). */
 const OPTION = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const KEY = /^[a-z][a-z0-9_]{0,49}$/;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_OPTIONS = 20;
 const MAX_AMOUNT = 1e12;
 
@@ -85,67 +77,135 @@ export function cleanText(value: string | null): string | null {
   return text === '' ? null : text;
 }
 
-const slugOrNull = (v: string | null) => (v !== null && SLUG.test(v) ? v : null);
+const slug = (description: string) => z.string().regex(SLUG_PATTERN).meta({ description });
 
-/** A whole non-negative amount as typed (Arabic-Indic digits, separators), or null. */
-function amount(v: string | null): number | null {
-  if (v === null) return null;
-  const n = normaliseNumber(v);
-  if (!/^\d{1,13}(\.\d+)?$/.test(n)) return null;
-  const value = Math.floor(Number(n));
-  return value <= MAX_AMOUNT ? value : null;
-}
+/** A whole non-negative amount as typed (Arabic-Indic digits, separators); decimals are cut. */
+const amount = (description: string) =>
+  z
+    .string()
+    .transform(normaliseNumber)
+    .pipe(z.string().regex(/^\d{1,13}(\.\d+)?$/))
+    .transform((n) => Math.floor(Number(n)))
+    .pipe(z.number().max(MAX_AMOUNT))
+    .meta({ description: `${description}: a whole amount up to ${MAX_AMOUNT} (Arabic-Indic digits accepted)` });
 
-/** A bound of a number attribute (may be negative or decimal), or null. */
-function bound(v: string | null): number | null {
-  if (v === null) return null;
-  const n = normaliseNumber(v);
-  return /^-?\d{1,13}(\.\d{1,6})?$/.test(n) ? Number(n) : null;
+/** A bound of a number attribute (may be negative or decimal). */
+const bound = (description: string) =>
+  z
+    .string()
+    .transform(normaliseNumber)
+    .pipe(z.string().regex(/^-?\d{1,13}(\.\d{1,6})?$/))
+    .transform(Number)
+    .meta({ description });
+
+/**
+ * The query's parameters. A value a schema refuses is dropped; the rules between parameters (a
+ * category drops the taxonomy, an area needs its city, relevance needs text) are parseSearchQuery's.
+ */
+export const SEARCH_PARAMETERS = {
+  q: z
+    .string()
+    .transform(cleanText)
+    .pipe(z.string())
+    .meta({
+      description: `Text, Arabic-aware (alef forms, taa marbuta, alef maqsura, harakat, tatweel, Arabic-Indic digits), the last word a prefix; white space collapsed, cut at ${QUERY_MAX_LENGTH} characters`,
+    }),
+  taxonomy: slug('Taxonomy slug (ignored with `category`, which implies it)'),
+  category: slug('Category slug: that category and every one below it'),
+  city: slug('City slug'),
+  area: slug('Area slug, of `city` (ignored without it)'),
+  price_min: amount('Lowest price'),
+  price_max: amount('Highest price'),
+  currency: z.enum(SEARCH_CURRENCIES).default('LYD').meta({ description: 'Currency of the price bounds' }),
+  photos: z
+    .literal('1')
+    .transform(() => true)
+    .meta({ description: 'Only ads with photos' }),
+  within: z
+    .enum(WITHIN_DAYS.map(String) as [`${WithinDays}`, ...`${WithinDays}`[]])
+    .transform((v) => Number(v) as WithinDays)
+    .meta({ description: 'Posted (or reposted) within that many days' }),
+  sort: z.enum(SORTS).default('newest').meta({ description: '`relevance` needs `q`' }),
+};
+
+/** Attribute filters, by attribute key (`f.year.min=2015`). */
+export const ATTRIBUTE_PARAMETERS = {
+  'f.{key}': z
+    .union([
+      z.enum(['1', '0']).transform((v): AttributeFilter => ({ kind: 'bool', value: v === '1' })),
+      z
+        .string()
+        .transform((v) => v.split(',').filter((o) => OPTION.test(o)))
+        .pipe(z.array(z.string()).min(1))
+        .transform((options): AttributeFilter => ({ kind: 'options', options })),
+    ])
+    .meta({
+      description: `A filterable attribute of the category: 1 or 0 (boolean), or up to ${MAX_OPTIONS} options, comma-separated or repeated (select, multiselect)`,
+    }),
+  'f.{key}.min': bound('Lower bound of a number or year attribute'),
+  'f.{key}.max': bound('Upper bound of a number or year attribute'),
+};
+const ATTRIBUTE_NAME = /^f\.([a-z][a-z0-9_]{0,49})(?:\.(min|max))?$/;
+
+/** `?page=`: from 2 (page 1 is written without it) to MAX_RESULT_PAGES. */
+export const PAGE_PARAMETER = z
+  .string()
+  .regex(/^[1-9]\d{0,3}$/)
+  .refine((raw) => raw !== '1')
+  .transform(Number)
+  .pipe(z.number().max(MAX_RESULT_PAGES))
+  .meta({ description: `Page 2 to ${MAX_RESULT_PAGES}; page 1 is written without it. Another value answers 404` });
+
+/** The value of a parameter as its schema reads it, or null when absent or refused. */
+function read<T>(schema: z.ZodType<T>, value: string | null): T | null {
+  if (value === null) return null;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Reads a query from URL parameters, dropping whatever is malformed. */
 export function parseSearchQuery(params: URLSearchParams): SearchQuery {
+  const p = SEARCH_PARAMETERS;
   const query: SearchQuery = { ...EMPTY_QUERY, attributes: {} };
-  query.q = cleanText(params.get('q'));
-  query.category = slugOrNull(params.get('category'));
-  query.taxonomy = query.category === null ? slugOrNull(params.get('taxonomy')) : null;
-  query.city = slugOrNull(params.get('city'));
-  query.area = query.city === null ? null : slugOrNull(params.get('area'));
-  query.priceMin = amount(params.get('price_min'));
-  query.priceMax = amount(params.get('price_max'));
+  query.q = read(p.q, params.get('q'));
+  query.category = read(p.category, params.get('category'));
+  query.taxonomy = query.category === null ? read(p.taxonomy, params.get('taxonomy')) : null;
+  query.city = read(p.city, params.get('city'));
+  query.area = query.city === null ? null : read(p.area, params.get('area'));
+  query.priceMin = read(p.price_min, params.get('price_min'));
+  query.priceMax = read(p.price_max, params.get('price_max'));
   if (query.priceMin !== null && query.priceMax !== null && query.priceMin > query.priceMax) {
     [query.priceMin, query.priceMax] = [query.priceMax, query.priceMin];
   }
-  const currency = params.get('currency');
-  if ((SEARCH_CURRENCIES as readonly string[]).includes(currency ?? '')) query.currency = currency as SearchCurrency;
-  query.photos = params.get('photos') === '1';
-  const within = Number(params.get('within'));
-  if ((WITHIN_DAYS as readonly number[]).includes(within)) query.within = within as WithinDays;
-  const sort = params.get('sort');
-  if ((SORTS as readonly string[]).includes(sort ?? '') && (sort !== 'relevance' || query.q !== null)) {
-    query.sort = sort as SearchSort;
-  }
+  query.currency = read(p.currency, params.get('currency')) ?? EMPTY_QUERY.currency;
+  query.photos = read(p.photos, params.get('photos')) ?? false;
+  query.within = read(p.within, params.get('within'));
+  const sort = read(p.sort, params.get('sort'));
+  if (sort !== null && (sort !== 'relevance' || query.q !== null)) query.sort = sort;
   const ranges = new Map<string, { min: number | null; max: number | null }>();
   for (const [name, value] of params) {
-    const m = /^f\.([a-z][a-z0-9_]*)(?:\.(min|max))?$/.exec(name);
-    if (!m || !KEY.test(m[1] as string) || m[1] === undefined) continue;
-    const key = m[1];
-    if (m[2]) {
-      const b = bound(value);
+    const m = ATTRIBUTE_NAME.exec(name);
+    const key = m?.[1];
+    if (!m || key === undefined) continue;
+    const side = m[2] as 'min' | 'max' | undefined;
+    if (side) {
+      const b = read(ATTRIBUTE_PARAMETERS[`f.{key}.${side}`], value);
       if (b === null) continue;
       const r = ranges.get(key) ?? { min: null, max: null };
-      r[m[2] as 'min' | 'max'] = b;
+      r[side] = b;
       ranges.set(key, r);
-    } else if (value === '1' || value === '0') {
-      query.attributes[key] = { kind: 'bool', value: value === '1' };
     } else {
-      // A form's checkboxes repeat the parameter; a link lists the options with commas.
-      const before = query.attributes[key];
-      const had = before?.kind === 'options' ? before.options : [];
-      const options = [...new Set([...had, ...value.split(',').filter((o) => OPTION.test(o))])]
-        .slice(0, MAX_OPTIONS)
-        .sort();
-      if (options.length > 0) query.attributes[key] = { kind: 'options', options };
+      const filter = read(ATTRIBUTE_PARAMETERS['f.{key}'], value);
+      if (filter?.kind === 'bool') query.attributes[key] = filter;
+      else if (filter?.kind === 'options') {
+        // A form's checkboxes repeat the parameter; a link lists the options with commas.
+        const before = query.attributes[key];
+        const had = before?.kind === 'options' ? before.options : [];
+        query.attributes[key] = {
+          kind: 'options',
+          options: [...new Set([...had, ...filter.options])].slice(0, MAX_OPTIONS).sort(),
+        };
+      }
     }
   }
   for (const [key, r] of ranges) {
@@ -218,8 +278,5 @@ export function hasFilters(query: SearchQuery, { text = true } = {}): boolean {
  */
 export function parsePage(params: URLSearchParams): number | null {
   const raw = params.get('page');
-  if (raw === null) return 1;
-  if (!/^[1-9]\d{0,3}$/.test(raw) || raw === '1') return null;
-  const page = Number(raw);
-  return page <= MAX_RESULT_PAGES ? page : null;
+  return raw === null ? 1 : read(PAGE_PARAMETER, raw);
 }

@@ -11,6 +11,11 @@ import { localeFromClaim } from './oidc.ts';
 
 export const FIREBASE_PROVIDER_ID = 'firebase';
 
+/** The exchange's JSON body; also its description in /api/openapi.json (server/http/auth-endpoints.ts). */
+export const FIREBASE_SIGN_IN_BODY = z.object({
+  idToken: z.string().min(1).max(8192).meta({ description: 'A Firebase ID token (a JWT)' }),
+});
+
 interface AuthUser {
   id: string;
   email: string;
@@ -30,7 +35,7 @@ export function firebaseSignIn(verifier: FirebaseVerifier, placeholderEmail: () 
         '/sign-in/firebase',
         // Better Auth takes JSON only (a form post gets 415): a cross-site page cannot send it without
         // a CORS preflight we never grant, so nobody can sign a visitor into another account.
-        { method: 'POST', body: z.object({ idToken: z.string().min(1).max(8192) }) },
+        { method: 'POST', body: FIREBASE_SIGN_IN_BODY },
         async (ctx) => {
           let identity: Awaited<ReturnType<FirebaseVerifier['verify']>>;
           try {

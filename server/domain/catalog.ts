@@ -136,6 +136,36 @@ export async function listTaxonomies(db: DB): Promise<Taxonomy[]> {
   return (await taxonomiesQuery(db).execute()).map(toTaxonomy);
 }
 
+export interface TaxonomyWithCategories extends Taxonomy {
+  /** Active top-level categories, in display order (as listChildren gives them). */
+  categories: Category[];
+}
+
+/** Active taxonomies, each with its active top-level categories: the whole first level of the catalogue in two queries. */
+export async function listTaxonomiesWithCategories(db: DB): Promise<TaxonomyWithCategories[]> {
+  const [taxonomies, categories] = await Promise.all([
+    taxonomiesQuery(db).execute(),
+    db
+      .selectFrom('categories as c')
+      .innerJoin('taxonomies as t', 't.id', 'c.taxonomy_id')
+      .selectAll('c')
+      .select(childCount.as('children_count'))
+      .where('t.active', '=', true)
+      .where('c.active', '=', true)
+      .where('c.parent_id', 'is', null)
+      .orderBy('c.position')
+      .orderBy('c.id')
+      .execute(),
+  ]);
+  const byTaxonomy = new Map<number, Category[]>();
+  for (const row of categories) {
+    const list = byTaxonomy.get(row.taxonomy_id) ?? [];
+    list.push(toCategory(row));
+    byTaxonomy.set(row.taxonomy_id, list);
+  }
+  return taxonomies.map((row) => ({ ...toTaxonomy(row), categories: byTaxonomy.get(row.id) ?? [] }));
+}
+
 export async function getTaxonomy(db: DB, slug: string): Promise<Taxonomy> {
   const row = await taxonomiesQuery(db).where('t.slug', '=', slug).executeTakeFirst();
   if (!row) throw new NotFound('errors.taxonomy-not-found');

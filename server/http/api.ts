@@ -1,17 +1,45 @@
-// The JSON API under /api (docs/api.md). Transport only: parse, call the domain, map the result.
+// The JSON API under /api (docs/api.md). Transport only: parse, call the domain, map the result. The
+// routes are a table (apiRoutes) that the router is built from and /api/openapi.json is generated from.
 
 import { fromNodeHeaders } from 'better-auth/node';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { z } from 'zod';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
+import { ID_PARAMETER } from '../../app/lib/ids.ts';
+import {
+  ATTRIBUTE_PARAMETERS,
+  PAGE_PARAMETER,
+  parsePage,
+  parseSearchQuery,
+  RESULTS_PAGE_SIZE,
+  SEARCH_PARAMETERS,
+  searchParamsOf,
+} from '../../app/lib/search-query.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
-import { publishedCard } from '../domain/ad-view.ts';
+import { cardsByIds, publishedCard } from '../domain/ad-view.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
-import { parseViewport, searchMap } from '../domain/search/map.ts';
-import { resolveQuery, searchEngine } from '../domain/search/service.ts';
-import { adImagesRouter } from './ad-images.ts';
+import { parseViewport, searchMap, VIEWPORT_PARAMETERS } from '../domain/search/map.ts';
+import { resolveQuery, search, searchEngine } from '../domain/search/service.ts';
+import { adImageRoutes } from './ad-images.ts';
+import { type ApiRoute, apiRoute, mountApiRoutes } from './api-route.ts';
+import {
+  AdCard,
+  AdMap,
+  type ApiError,
+  Attribute,
+  Category,
+  City,
+  listOf,
+  one,
+  SearchResults,
+  SessionState,
+  slugPath,
+  TaxonomyWithCategories,
+} from './api-schemas.ts';
+import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
@@ -21,9 +49,6 @@ export function apiLocale(req: Request): Locale {
   const header = req.get('x-locale')?.trim().toLowerCase().slice(0, 2);
   return isLocale(header) ? header : localeFromAcceptLanguage(req.get('accept-language'));
 }
-
-import { parseId } from '../../app/lib/ids.ts';
-import { SLUG_PATTERN as slugPattern } from '../../app/lib/slug.ts';
 
 /** `PUT`, `PATCH` or `DELETE` may arrive as `POST` with `_method` in form data (docs/api.md). */
 export function methodOverride(req: Request, _res: Response, next: NextFunction) {
@@ -35,13 +60,192 @@ export function methodOverride(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
-import { parsePage, parseSearchQuery, RESULTS_PAGE_SIZE, searchParamsOf } from '../../app/lib/search-query.ts';
-import { cardsByIds } from '../domain/ad-view.ts';
-import { search } from '../domain/search/service.ts';
+const taxonomySlug = z.object({ slug: slugPath('Taxonomy slug') });
+const categorySlug = z.object({ slug: slugPath('Category slug (unique across taxonomies)') });
+const adId = z.object({ id: ID_PARAMETER });
+const SEARCH_DESCRIPTION =
+  'Every parameter is optional; a malformed or unknown one is dropped (see meta.query for what was applied, meta.canonical for its canonical form). When a text matches more than 10 000 ads, the newest 10 000 are searched and total_exact is false.';
+
+/** The operations served under /api, in the order the router tries them. */
+export function apiRoutes(services: AppServices): ApiRoute[] {
+  const { db } = services.database;
+  const routes: ApiRoute[] = [
+    apiRoute({
+      method: 'get',
+      path: '/csrf-cookie',
+      summary: 'Set the anti-forgery cookie XSRF-TOKEN',
+      ok: {
+        status: 204,
+        description: 'Cookie set',
+        headers: { 'Set-Cookie': { description: 'XSRF-TOKEN=…; readable by scripts', schema: z.string() } },
+      },
+      handler: (req, res) => {
+        res.cookie(XSRF_COOKIE, newXsrfToken(), { sameSite: 'lax', secure: req.secure, path: '/', httpOnly: false });
+        res.setHeader('Cache-Control', 'no-store');
+        return undefined;
+      },
+    }),
+    // Who is signed in: the client asks once per app load.
+    apiRoute({
+      method: 'get',
+      path: '/is-logged-in',
+      summary: 'Whether the session cookie belongs to a signed-in member, and who',
+      ok: { status: 200, description: 'Session state', schema: SessionState },
+      handler: async (req, res) => {
+        res.setHeader('Cache-Control', 'no-store');
+        const user = await sessionUser(services.auth, db, fromNodeHeaders(req.headers));
+        return { logged_in: user !== null, user };
+      },
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/taxonomies',
+      summary: 'Active taxonomies in display order, with their counts and top-level categories',
+      ok: { status: 200, description: 'Taxonomies', schema: listOf(TaxonomyWithCategories) },
+      handler: async () => ({ data: await catalog.listTaxonomiesWithCategories(db) }),
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/cities',
+      summary: 'Cities in display order with their areas',
+      ok: { status: 200, description: 'Cities', schema: listOf(City) },
+      handler: async () => ({ data: await catalog.listCities(db) }),
+    }),
+    // The map of search results (/posts/map): the query of /posts plus the viewport, as clusters and
+    // markers. The same for everyone (published ads only), so browsers and shared caches may keep it
+    // briefly while the map is panned back and forth.
+    apiRoute({
+      method: 'get',
+      path: '/posts/map',
+      summary: 'The ads of a search in a map viewport, clustered on the server',
+      description: `${SEARCH_DESCRIPTION} Ads are grouped in a grid of about 60-pixel cells in Web-Mercator at the zoom; a cell of one ad is a marker, and from zoom 16 a cell of at most 10 ads comes as their markers. At most 400 clusters and markers together. Positions are approximate (never the owner’s pin). Cacheable for 30 seconds.`,
+      query: { ...VIEWPORT_PARAMETERS, ...mapQueryParameters() },
+      ok: { status: 200, description: 'Clusters and markers', schema: AdMap },
+      handler: async (req, res) => {
+        const params = new URL(req.originalUrl, 'http://x').searchParams;
+        const engine = searchEngine(services.database);
+        const resolved = resolveQuery(await engine.catalogue(), parseSearchQuery(params));
+        const map = await searchMap(services.database, resolved, parseViewport(params));
+        res.setHeader('Cache-Control', 'public, max-age=30');
+        return map;
+      },
+    }),
+    // One published ad's card (the map's marker preview).
+    apiRoute({
+      method: 'get',
+      path: '/posts/:id/card',
+      summary: 'The card of one published ad (photo, price, title, place), as lists and the map preview show it',
+      params: adId,
+      ok: { status: 200, description: 'The card', schema: one(AdCard) },
+      errors: { 404: 'No published ad with this id' },
+      handler: async (_req, res, { id }) => {
+        const card = await publishedCard(db, id);
+        if (!card) throw new NotFound('errors.not-found');
+        res.setHeader('Cache-Control', 'public, max-age=60');
+        return { data: card };
+      },
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/taxonomies/:slug/categories',
+      summary: 'Active top-level categories of a taxonomy, in display order',
+      params: taxonomySlug,
+      ok: { status: 200, description: 'Categories', schema: listOf(Category) },
+      errors: { 404: 'Unknown taxonomy' },
+      handler: async (_req, _res, { slug }) => {
+        const taxonomy = await catalog.getTaxonomy(db, slug);
+        return { data: await catalog.listChildren(db, taxonomy.id, null) };
+      },
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/taxonomies/:slug/attributes',
+      summary: 'Attributes defined on a taxonomy (carried by every ad in it)',
+      params: taxonomySlug,
+      ok: { status: 200, description: 'Attributes', schema: listOf(Attribute) },
+      errors: { 404: 'Unknown taxonomy' },
+      handler: async (_req, _res, { slug }) => ({ data: await catalog.listTaxonomyAttributes(db, slug) }),
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/categories/:slug/children',
+      summary: 'Active child categories of a category, in display order',
+      params: categorySlug,
+      ok: { status: 200, description: 'Child categories', schema: listOf(Category) },
+      errors: { 404: 'Unknown category' },
+      handler: async (_req, _res, { slug }) => {
+        const category = await catalog.getCategory(db, slug);
+        return { data: await catalog.listChildren(db, category.taxonomy_id, category.id) };
+      },
+    }),
+    apiRoute({
+      method: 'get',
+      path: '/categories/:slug/attributes',
+      summary: 'Every attribute an ad in the category carries: taxonomy, ancestors, own; in position order',
+      params: categorySlug,
+      ok: { status: 200, description: 'Attributes', schema: listOf(Attribute) },
+      errors: { 404: 'Unknown category' },
+      handler: async (_req, _res, { slug }) => ({ data: await catalog.listCategoryAttributes(db, slug) }),
+    }),
+    // Search: the parameters of /posts; invalid ones are dropped, never an error.
+    apiRoute({
+      method: 'get',
+      path: '/posts',
+      summary: 'Search published ads: the parameters of the /posts page',
+      description: `${SEARCH_DESCRIPTION} Facets: categories one level below the query (taxonomies without one), cities (ignoring the city filter) and areas of the chosen city.`,
+      query: { ...SEARCH_PARAMETERS, ...ATTRIBUTE_PARAMETERS, page: PAGE_PARAMETER },
+      ok: { status: 200, description: 'One page of ad cards, with the count and facets', schema: SearchResults },
+      errors: { 404: 'A page past the last (or past page 50), or not a page number' },
+      handler: async (req, res) => {
+        const url = new URL(req.originalUrl, 'http://x');
+        const page = parsePage(url.searchParams);
+        if (page === null) throw new NotFound('errors.not-found');
+        const found = await search(services.database, parseSearchQuery(url.searchParams), { page });
+        if (page > found.pages) throw new NotFound('errors.not-found');
+        const ads = await cardsByIds(db, found.ids);
+        res.setHeader('Cache-Control', 'public, max-age=30');
+        return {
+          data: ads,
+          meta: {
+            query: found.resolved.query,
+            canonical: searchParamsOf(found.resolved.query).toString(),
+            page,
+            pages: found.pages,
+            per_page: RESULTS_PAGE_SIZE,
+            total: found.total,
+            total_exact: found.exact,
+            facets: found.facets,
+          },
+        };
+      },
+    }),
+    ...adImageRoutes(services, apiLocale),
+  ];
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  routes.push(
+    apiRoute({
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This document',
+      ok: { status: 200, description: 'OpenAPI 3.1', schema: z.looseObject({ openapi: z.literal('3.1.0') }) },
+      handler: (req) => {
+        document ??= openApiDocument([...routes, ...exposedAuthOperations(services.config)]);
+        const origin = services.config.appUrl ?? `${req.protocol}://${req.get('host')}`;
+        return { ...document, servers: [{ url: `${origin}/api` }] };
+      },
+    }),
+  );
+  return routes;
+}
+
+/** The query parameters of the map: those of the search but its order and page. */
+function mapQueryParameters() {
+  const { sort: _sort, ...rest } = SEARCH_PARAMETERS;
+  return { ...rest, ...ATTRIBUTE_PARAMETERS };
+}
 
 export function apiRouter(services: AppServices): Router {
   const router = Router();
-  const { db } = services.database;
 
   router.use(apiBodies({ limit: API_BODY_LIMIT, multipart: true }));
   router.use(methodOverride);
@@ -49,105 +253,12 @@ export function apiRouter(services: AppServices): Router {
     res.setHeader('Vary', 'Accept-Language, X-Locale');
     if (apiXsrfMismatch(req)) {
       const t = i18nFor(apiLocale(req)).t;
-      return void res.status(419).json({ message: t('errors:csrf-mismatch') });
+      return void res.status(419).json({ message: t('errors:csrf-mismatch') } satisfies ApiError);
     }
     next();
   });
 
-  router.get('/csrf-cookie', (req, res) => {
-    res.cookie(XSRF_COOKIE, newXsrfToken(), { sameSite: 'lax', secure: req.secure, path: '/', httpOnly: false });
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(204).end();
-  });
-
-  // Who is signed in: the client asks once per app load (docs/api.md).
-  router.get('/is-logged-in', async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const user = await sessionUser(services.auth, db, fromNodeHeaders(req.headers));
-    res.json({ logged_in: user !== null, user });
-  });
-
-  router.get('/taxonomies', async (_req, res) => {
-    res.json({ data: await catalog.listTaxonomies(db) });
-  });
-
-  router.get('/cities', async (_req, res) => {
-    res.json({ data: await catalog.listCities(db) });
-  });
-
-  // The map of search results (/posts/map): the query of /posts plus the viewport, as clusters and
-  // markers. The same for everyone (published ads only), so browsers and shared caches may keep it
-  // briefly while the map is panned back and forth.
-  router.get('/posts/map', async (req, res) => {
-    const params = new URL(req.originalUrl, 'http://x').searchParams;
-    const engine = searchEngine(services.database);
-    const resolved = resolveQuery(await engine.catalogue(), parseSearchQuery(params));
-    const map = await searchMap(services.database, resolved, parseViewport(params));
-    res.setHeader('Cache-Control', 'public, max-age=30');
-    res.json(map);
-  });
-
-  // One published ad's card (the map's marker preview).
-  router.get('/posts/:id/card', async (req, res) => {
-    const id = parseId(req.params.id);
-    const card = id === null ? null : await publishedCard(db, id);
-    if (!card) throw new NotFound('errors.not-found');
-    res.setHeader('Cache-Control', 'public, max-age=60');
-    res.json({ data: card });
-  });
-
-  router.param('slug', (_req, _res, next, value) => {
-    if (typeof value !== 'string' || !slugPattern.test(value)) return next(new NotFound('errors.not-found'));
-    next();
-  });
-
-  router.get('/taxonomies/:slug/categories', async (req, res) => {
-    const taxonomy = await catalog.getTaxonomy(db, req.params.slug as string);
-    res.json({ data: await catalog.listChildren(db, taxonomy.id, null) });
-  });
-
-  router.get('/taxonomies/:slug/attributes', async (req, res) => {
-    res.json({ data: await catalog.listTaxonomyAttributes(db, req.params.slug as string) });
-  });
-
-  router.get('/categories/:slug/children', async (req, res) => {
-    const category = await catalog.getCategory(db, req.params.slug as string);
-    res.json({ data: await catalog.listChildren(db, category.taxonomy_id, category.id) });
-  });
-
-  router.get('/categories/:slug/attributes', async (req, res) => {
-    res.json({ data: await catalog.listCategoryAttributes(db, req.params.slug as string) });
-  });
-
-  // Search (docs/product/search.md): the parameters of /posts; invalid ones are dropped, never an error.
-  router.get('/posts', async (req, res) => {
-    const url = new URL(req.originalUrl, 'http://x');
-    const page = parsePage(url.searchParams);
-    if (page === null) throw new NotFound('errors.not-found');
-    const found = await search(services.database, parseSearchQuery(url.searchParams), { page });
-    if (page > found.pages) throw new NotFound('errors.not-found');
-    const ads = await cardsByIds(db, found.ids);
-    res.setHeader('Cache-Control', 'public, max-age=30');
-    res.json({
-      data: ads,
-      meta: {
-        query: found.resolved.query,
-        canonical: searchParamsOf(found.resolved.query).toString(),
-        page,
-        pages: found.pages,
-        per_page: RESULTS_PAGE_SIZE,
-        total: found.total,
-        total_exact: found.exact,
-        facets: found.facets,
-      },
-    });
-  });
-
-  router.use('/ad-images', adImagesRouter(services, apiLocale));
-
-  router.get('/openapi.json', (req, res) => {
-    res.json(openApiDocument(services.config.appUrl ?? `${req.protocol}://${req.get('host')}`));
-  });
+  mountApiRoutes(router, apiRoutes(services));
 
   router.use((_req, _res, next) => next(new NotFound('errors.not-found')));
   router.use(apiErrorHandler(services));
@@ -160,7 +271,7 @@ export function apiErrorHandler(services: AppServices) {
     const t = i18nFor(apiLocale(req)).t;
     if (err instanceof DomainError) {
       if (err instanceof TooManyRequests) res.setHeader('Retry-After', String(err.retryAfter));
-      const body: { message: string; errors?: Record<string, string[]> } = {
+      const body: ApiError = {
         message: t(err.message.includes('.') ? err.message.replace('.', ':') : `errors:${err.message}`),
       };
       if (err instanceof Invalid) {
@@ -178,7 +289,7 @@ export function apiErrorHandler(services: AppServices) {
     if (status === 413 || status === 415) {
       discardRest(req, res);
       const message = t(status === 413 ? 'errors:request-too-large-description' : 'errors:unsupported-media-type');
-      return void res.status(status).json({ message });
+      return void res.status(status).json({ message } satisfies ApiError);
     }
     if (status === 400) return void res.status(400).json({ message: t('errors:bad-request') });
     services.logger.error({ err, url: req.originalUrl }, 'API error');

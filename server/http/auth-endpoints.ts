@@ -10,11 +10,14 @@
 // normalise to an allowed endpoint is refused here.
 import { toNodeHandler } from 'better-auth/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { FIREBASE_SIGN_IN_BODY } from '../auth/firebase-plugin.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from '../auth/index.ts';
 import type { Config } from '../config.ts';
 import type { AppServices } from '../context.ts';
 import { NotFound } from '../domain/errors.ts';
 import { hitRateLimit, type RateLimitRule } from '../domain/rate-limit.ts';
+import type { ApiOperation } from './api-route.ts';
 
 export interface ExposedAuthEndpoint {
   method: 'GET' | 'POST';
@@ -24,6 +27,8 @@ export interface ExposedAuthEndpoint {
   enabled: (config: Config) => boolean;
   /** Counted for every request, per client IP. */
   limit: RateLimitRule;
+  /** Its description in /api/openapi.json (server/http/openapi.ts), while enabled. */
+  doc: Omit<ApiOperation, 'method' | 'path'>;
 }
 
 export const EXPOSED_AUTH_ENDPOINTS: readonly ExposedAuthEndpoint[] = [
@@ -34,6 +39,22 @@ export const EXPOSED_AUTH_ENDPOINTS: readonly ExposedAuthEndpoint[] = [
     path: '/callback/oidc',
     enabled: (config) => Boolean(config.oidc),
     limit: { name: 'auth-oidc-callback-ip', limit: 60, windowSeconds: 15 * 60 },
+    doc: {
+      summary: 'Where the OpenID Connect provider sends the browser back after sign-in',
+      description:
+        'Not called by clients: register `<APP_URL>/api/auth/callback/oidc` as the redirect URI at the provider. Served only while OIDC_ISSUER is set.',
+      query: {
+        code: z.string().meta({ description: 'Authorization code' }),
+        state: z.string().meta({ description: 'The state the sign-in started with' }),
+        error: z.string().meta({ description: "The provider's refusal" }),
+      },
+      ok: {
+        status: 302,
+        description: 'Signed in (session cookie set) or refused: back to the site',
+        headers: { Location: { description: 'Where the browser goes next', schema: z.string() } },
+      },
+      errors: { 429: '' },
+    },
   },
   {
     // The Firebase ID-token exchange for API clients (server/auth/firebase-plugin.ts).
@@ -41,12 +62,34 @@ export const EXPOSED_AUTH_ENDPOINTS: readonly ExposedAuthEndpoint[] = [
     path: '/sign-in/firebase',
     enabled: (config) => Boolean(config.firebase),
     limit: { name: 'auth-firebase-ip', limit: 30, windowSeconds: 15 * 60 },
+    doc: {
+      summary: 'Exchange a Firebase ID token for a session cookie',
+      description:
+        'For apps that sign in with Firebase: JSON only. The Firebase account is found among linked ones, or linked to the member with the same verified email or phone number, or a new member is created. Refusals are Better Auth errors `{code, message}` (401). Served only while FIREBASE_PROJECT_ID is set.',
+      body: { contentType: 'application/json', schema: FIREBASE_SIGN_IN_BODY },
+      ok: {
+        status: 200,
+        description: 'Signed in: the session cookie is set',
+        schema: z.strictObject({ user: z.strictObject({ id: z.string(), name: z.string() }) }),
+      },
+      errors: { 429: '' },
+    },
   },
 ];
 
 /** The allowed endpoint for a method and a path below AUTH_BASE_PATH, if any. */
 export function exposedAuthEndpoint(config: Config, method: string, path: string) {
   return EXPOSED_AUTH_ENDPOINTS.find((e) => e.method === method && e.path === path && e.enabled(config));
+}
+
+/** The exposed endpoints this configuration serves, as operations below /api. */
+export function exposedAuthOperations(config: Config): ApiOperation[] {
+  const below = AUTH_BASE_PATH.slice('/api'.length);
+  return EXPOSED_AUTH_ENDPOINTS.filter((e) => e.enabled(config)).map((e) => ({
+    method: e.method === 'GET' ? 'get' : 'post',
+    path: `${below}${e.path}`,
+    ...e.doc,
+  }));
 }
 
 /** Mounted at `${AUTH_BASE_PATH}/{*rest}`: the allowlist, our limit, then Better Auth. */

@@ -27,6 +27,40 @@ describe.each(dialects)('catalogue on %s', (dialect) => {
     }
   });
 
+  it('lists each taxonomy with its active top-level categories, in two queries', async () => {
+    let queries = 0;
+    const counted = t.db.withPlugin({
+      transformQuery: ({ node }) => {
+        queries++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const list = await catalog.listTaxonomiesWithCategories(counted);
+    expect(queries).toBeLessThanOrEqual(2);
+    const plain = await catalog.listTaxonomies(t.db);
+    expect(list.map(({ categories: _, ...rest }) => rest)).toEqual(plain);
+    for (const taxonomy of list) {
+      expect(taxonomy.categories.length, taxonomy.slug).toBeGreaterThan(0);
+      expect(taxonomy.categories).toEqual(await catalog.listChildren(t.db, taxonomy.id, null));
+    }
+    const motors = list.find((x) => x.slug === 'motors');
+    expect(motors?.categories.find((c) => c.slug === 'cars')?.children_count).toBeGreaterThan(3);
+
+    // An inactive category is left out; an inactive taxonomy with all its categories.
+    await t.db.updateTable('categories').set({ active: false }).where('slug', '=', 'cars').execute();
+    await t.db.updateTable('taxonomies').set({ active: false }).where('slug', '=', 'jobs').execute();
+    try {
+      const after = await catalog.listTaxonomiesWithCategories(t.db);
+      expect(after.find((x) => x.slug === 'motors')?.categories.map((c) => c.slug)).not.toContain('cars');
+      expect(after.map((x) => x.slug)).not.toContain('jobs');
+      expect(after.length).toBe(list.length - 1);
+    } finally {
+      await t.db.updateTable('categories').set({ active: true }).where('slug', '=', 'cars').execute();
+      await t.db.updateTable('taxonomies').set({ active: true }).where('slug', '=', 'jobs').execute();
+    }
+  });
+
   it('is idempotent: a second seed adds nothing', async () => {
     const report = await seedCatalogue(t.db);
     expect(report).toEqual({ taxonomies: 0, categories: 0, attributes: 0, cities: 0, areas: 0 });

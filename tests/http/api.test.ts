@@ -1,5 +1,14 @@
 // The JSON API over real HTTP.
 import { describe, expect, inject, it } from 'vitest';
+import {
+  Attribute,
+  Category,
+  City,
+  listOf,
+  SearchResults,
+  SessionState,
+  TaxonomyWithCategories,
+} from '../../server/http/api-schemas.ts';
 import { waitForMail } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
@@ -16,8 +25,10 @@ async function xsrf(): Promise<{ cookie: string; token: string }> {
 }
 
 describe('catalogue API', () => {
-  it('lists taxonomies with counts', async () => {
-    const { data } = await (await api('/taxonomies')).json();
+  it('lists taxonomies with counts and their top-level categories', async () => {
+    const body = await (await api('/taxonomies')).json();
+    // Strict schemas: a field the OpenAPI document does not describe fails here.
+    const { data } = listOf(TaxonomyWithCategories).parse(body);
     expect(data.length).toBeGreaterThanOrEqual(8);
     expect(data[0]).toMatchObject({
       slug: 'motors',
@@ -25,6 +36,24 @@ describe('catalogue API', () => {
       name_en: 'Motors',
       categories_count: expect.any(Number),
     });
+    expect(data[0]?.categories.map((c) => c.slug)).toContain('cars');
+    for (const taxonomy of data) {
+      expect(taxonomy.categories.length, taxonomy.slug).toBeGreaterThan(0);
+      expect(taxonomy.categories.every((c) => c.parent_id === null && c.taxonomy_id === taxonomy.id)).toBe(true);
+      // The same list, counts and order as the taxonomy's own categories endpoint.
+      const own = await (await api(`/taxonomies/${taxonomy.slug}/categories`)).json();
+      expect(taxonomy.categories, taxonomy.slug).toEqual(listOf(Category).parse(own).data);
+    }
+  });
+
+  it('answers in the shapes the OpenAPI document gives', async () => {
+    listOf(City).parse(await (await api('/cities')).json());
+    listOf(Category).parse(await (await api('/categories/cars/children')).json());
+    listOf(Attribute).parse(await (await api('/categories/toyota/attributes')).json());
+    listOf(Attribute).parse(await (await api('/taxonomies/motors/attributes')).json());
+    expect(SessionState.parse(await (await api('/is-logged-in')).json())).toEqual({ logged_in: false, user: null });
+    const search = SearchResults.parse(await (await api('/posts?category=cars&f.year.min=2000')).json());
+    expect(search.meta.query.attributes).toEqual({ year: { kind: 'range', min: 2000, max: null } });
   });
 
   it('lists cities with their areas', async () => {
@@ -66,18 +95,37 @@ describe('catalogue API', () => {
   });
 
   it('describes itself in OpenAPI 3.1', async () => {
-    const doc = await (await api('/openapi.json')).json();
+    const res = await api('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const p of [
-      '/csrf-cookie',
-      '/taxonomies',
-      '/cities',
-      '/categories/{slug}/children',
-      '/categories/{slug}/attributes',
-      '/taxonomies/{slug}/attributes',
-    ]) {
-      expect(doc.paths[p], p).toBeDefined();
-    }
+    expect(doc.servers).toEqual([{ url: `${base}/api` }]);
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/ad-images',
+        '/ad-images/{id}',
+        '/categories/{slug}/attributes',
+        '/categories/{slug}/children',
+        '/cities',
+        '/csrf-cookie',
+        '/is-logged-in',
+        '/openapi.json',
+        '/posts',
+        '/posts/map',
+        '/posts/{id}/card',
+        '/taxonomies',
+        '/taxonomies/{slug}/attributes',
+        '/taxonomies/{slug}/categories',
+      ].sort(),
+    );
+    // No OpenID Connect or Firebase on this server: their endpoints are not described.
+    const taxonomy = doc.components.schemas.TaxonomyWithCategories;
+    expect(taxonomy.properties.categories).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Category' },
+      description: expect.any(String),
+    });
+    expect(doc.components.schemas.Error.required).toEqual(['message']);
   });
 });
 

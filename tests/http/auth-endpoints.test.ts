@@ -77,6 +77,14 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('Better Auth over HTTP', () => {
+  it('describes the configured endpoints in /api/openapi.json', async () => {
+    const doc = await (await fetch(`${server.url}/api/openapi.json`)).json();
+    expect(Object.keys(doc.paths['/auth/callback/oidc'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/auth/sign-in/firebase'])).toEqual(['post']);
+    const described = Object.keys(doc.paths).filter((p) => p.startsWith('/auth/'));
+    expect(described.sort()).toEqual(EXPOSED_AUTH_ENDPOINTS.map((e) => e.path.replace(/^/, '/auth')).sort());
+  });
+
   it('answers 404 for every endpoint outside the allowlist, for GET and POST', async () => {
     const { config, paths } = await betterAuthEndpoints();
     // The list really comes from Better Auth and its plugins (core, phone number, Firebase, OIDC).

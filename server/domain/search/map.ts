@@ -1,4 +1,4 @@
-// The map of search results (docs/product/search.md): the ads of a query inside the
+// The map of search results (`/posts/map`, `GET /api/posts/map`; docs/product/search.md): the ads of a query inside the
 // map's viewport, clustered on the server so a million ads cost one pass over the index and a few
 // hundred items on the wire, never every ad.
 //
@@ -10,6 +10,7 @@
 // approximate ones (server/domain/search/ad-index.ts `mapPosition`): a pin moved by a fixed offset,
 // or a point spread over the ad's area or city, never the owner's pin.
 
+import { z } from 'zod';
 import type { DatabaseHandle } from '../../db/index.ts';
 import { type AdIndex, isPlain, type ScanFilter } from './ad-index.ts';
 import { type ResolvedQuery, scanFilter, searchEngine } from './service.ts';
@@ -71,27 +72,58 @@ const mercatorY = (lat: number) => {
   return 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
 };
 
-/**
- * The viewport of `bbox=south,west,north,east&zoom=Z`, forgiving like the query: a bbox that is not
- * four numbers, or crosses the antimeridian, is Libya; coordinates are clamped to the world; a
- * missing zoom is the one that shows the bbox about a thousand pixels wide.
- */
-export function parseViewport(params: URLSearchParams): MapViewport {
-  let bbox: Bbox = LIBYA_BBOX;
-  const parts = (params.get('bbox') ?? '').split(',');
-  if (parts.length === 4 && parts.every((p) => p.trim() !== '' && Number.isFinite(Number(p)))) {
+/** Four finite numbers, clamped to the world, south ≤ north; refused when it crosses the antimeridian. */
+const bboxParameter = z
+  .string()
+  .transform((value, ctx) => {
+    const parts = value.split(',');
+    if (parts.length !== 4 || !parts.every((p) => p.trim() !== '' && Number.isFinite(Number(p)))) {
+      ctx.addIssue({ code: 'custom', message: 'four numbers' });
+      return z.NEVER;
+    }
     let [s, w, n, e] = parts.map(Number) as Bbox;
     s = clamp(s, -MAX_LAT, MAX_LAT);
     n = clamp(n, -MAX_LAT, MAX_LAT);
     w = clamp(w, -180, 180);
     e = clamp(e, -180, 180);
     if (s > n) [s, n] = [n, s];
-    if (w <= e) bbox = [s, w, n, e];
-  }
-  const raw = params.get('zoom');
-  const z = raw === null || raw.trim() === '' ? Number.NaN : Number(raw);
+    if (w > e) {
+      ctx.addIssue({ code: 'custom', message: 'crosses the antimeridian' });
+      return z.NEVER;
+    }
+    return [s, w, n, e] as Bbox;
+  })
+  .meta({
+    description: `south,west,north,east in degrees; missing or invalid: Libya (${LIBYA_BBOX.join(',')})`,
+    examples: ['30.5,11,33.5,16'],
+  });
+
+/** The map's viewport parameters (besides those of the query): read by parseViewport, described by the API. */
+export const VIEWPORT_PARAMETERS = {
+  bbox: bboxParameter,
+  zoom: z
+    .string()
+    .trim()
+    .min(1)
+    .transform(Number)
+    .pipe(z.number())
+    .transform((v) => Math.round(clamp(v, 0, MAX_MAP_ZOOM)))
+    .meta({
+      description: `Map zoom 0–${MAX_MAP_ZOOM} (rounded, clamped); missing: the zoom that shows the bbox about 1 000 px wide`,
+    }),
+};
+
+/**
+ * The viewport of `bbox=south,west,north,east&zoom=Z`, forgiving like the query: a bbox that is not
+ * four numbers, or crosses the antimeridian, is Libya; coordinates are clamped to the world; a
+ * missing zoom is the one that shows the bbox about a thousand pixels wide.
+ */
+export function parseViewport(params: URLSearchParams): MapViewport {
+  const parsedBbox = VIEWPORT_PARAMETERS.bbox.safeParse(params.get('bbox') ?? '');
+  const bbox: Bbox = parsedBbox.success ? parsedBbox.data : LIBYA_BBOX;
+  const parsedZoom = VIEWPORT_PARAMETERS.zoom.safeParse(params.get('zoom') ?? '');
   let zoom: number;
-  if (Number.isFinite(z)) zoom = Math.round(clamp(z, 0, MAX_MAP_ZOOM));
+  if (parsedZoom.success) zoom = parsedZoom.data;
   else {
     const width = Math.max(mercatorX(bbox[3]) - mercatorX(bbox[1]), 1e-9);
     zoom = clamp(Math.floor(Math.log2(1000 / (TILE_PX * width))), 0, MAX_MAP_ZOOM);

@@ -1,0 +1,208 @@
+// The JSON API's bodies as Zod schemas: what the routes of server/http/api.ts read and answer,
+// and what /api/openapi.json describes (server/http/openapi.ts turns them into JSON Schema). A
+// schema with an `id` becomes a component of the document. Answers are strict objects, so a test
+// that parses a real answer with its schema (tests/http/api.test.ts) fails when a field appears
+// that the description does not have.
+import { z } from 'zod';
+import { locales } from '../../app/i18n/config.ts';
+import { SEARCH_CURRENCIES, SORTS, WITHIN_DAYS } from '../../app/lib/search-query.ts';
+import { SLUG_PATTERN } from '../../app/lib/slug.ts';
+import { CURRENCIES, PRICE_TYPES } from '../../app/lib/validation/ads.ts';
+
+const int = () => z.int();
+const named = { name_ar: z.string(), name_en: z.string() };
+
+/** The error answer of every route: 401, 404, 413, 415, 419, 422, 429 (with Retry-After). */
+export const ApiError = z
+  .strictObject({
+    message: z.string().meta({ description: 'Translated (X-Locale, else Accept-Language; default Arabic)' }),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .meta({ description: 'Translated messages by field (422)' }),
+  })
+  .meta({ id: 'Error' });
+export type ApiError = z.infer<typeof ApiError>;
+
+/** A slug in a path: one that cannot exist answers 404 like an unknown one. */
+export const slugPath = (description: string) => z.string().regex(SLUG_PATTERN).meta({ description });
+
+export const Category = z
+  .strictObject({
+    id: int(),
+    taxonomy_id: int(),
+    parent_id: int().nullable(),
+    slug: z.string(),
+    ...named,
+    icon: z.string().nullable(),
+    position: int(),
+    depth: int().meta({ description: '0 for a top-level category' }),
+    ads_count: int().meta({ description: 'Published ads in it and below it' }),
+    children_count: int().meta({ description: 'Active direct children' }),
+  })
+  .meta({ id: 'Category' });
+
+export const Taxonomy = z
+  .strictObject({
+    id: int(),
+    slug: z.string(),
+    ...named,
+    icon: z.string().nullable(),
+    position: int(),
+    categories_count: int().meta({ description: 'Active categories at every level below it' }),
+    ads_count: int().meta({ description: 'Published ads in it' }),
+  })
+  .meta({ id: 'Taxonomy' });
+
+export const TaxonomyWithCategories = Taxonomy.extend({
+  categories: z.array(Category).meta({ description: 'Its active top-level categories, in display order' }),
+}).meta({ id: 'TaxonomyWithCategories' });
+
+export const AttributeOption = z.strictObject({ value: z.string(), ar: z.string(), en: z.string() });
+
+export const Attribute = z
+  .strictObject({
+    id: int(),
+    key: z.string(),
+    ...named,
+    type: z.enum(['text', 'number', 'select', 'multiselect', 'boolean', 'year', 'date']),
+    options: z.array(AttributeOption),
+    unit_ar: z.string().nullable(),
+    unit_en: z.string().nullable(),
+    required: z.boolean(),
+    filterable: z.boolean(),
+    shown_on_card: z.boolean(),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    position: int(),
+    owner: z
+      .strictObject({ type: z.enum(['taxonomy', 'category']), slug: z.string() })
+      .meta({ description: 'Where it is defined: the taxonomy or a category of the chain' }),
+  })
+  .meta({ id: 'Attribute' });
+
+const place = { id: int(), slug: z.string(), ...named, lat: z.number(), lng: z.number() };
+export const Area = z.strictObject(place).meta({ id: 'Area' });
+export const City = z.strictObject({ ...place, areas: z.array(Area) }).meta({ id: 'City' });
+
+export const ImageUrls = z
+  .strictObject({
+    thumb: z.string().meta({ description: 'At most 320 px wide' }),
+    medium: z.string().meta({ description: 'At most 800 px wide' }),
+    large: z.string().meta({ description: 'At most 1600 px wide' }),
+  })
+  .meta({ id: 'ImageUrls' });
+
+export const AdImage = z
+  .strictObject({
+    id: int().meta({ description: 'Send it with the ad form to attach the photo' }),
+    width: int().meta({ description: 'Of the large variant' }),
+    height: int().meta({ description: 'Of the large variant' }),
+    urls: ImageUrls,
+  })
+  .meta({ id: 'AdImage' });
+
+export const AdCard = z
+  .strictObject({
+    id: int(),
+    slug: z.string(),
+    title: z.string(),
+    price: z.number().nullable(),
+    currency: z.string().meta({ description: CURRENCIES.join(' or ') }),
+    price_type: z.string().meta({ description: PRICE_TYPES.join(', ') }),
+    taxonomy_slug: z.string(),
+    category_slug: z.string(),
+    city: z.strictObject(named),
+    area: z.strictObject(named).nullable(),
+    photo: ImageUrls.nullable(),
+    bumped_at: z.string().nullable().meta({ format: 'date-time', description: 'Posted or last reposted' }),
+    featured: z.boolean(),
+    attributes: z
+      .array(z.strictObject({ ar: z.string(), en: z.string() }))
+      .meta({ description: 'Values of the attributes shown on cards, in form order' }),
+  })
+  .meta({ id: 'AdCard' });
+
+export const SessionUser = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable().meta({ description: 'Null for a member who signed up with a phone number' }),
+    email_verified: z.boolean(),
+    phone: z.string().nullable().meta({ description: 'E.164, confirmed' }),
+    image: z.string().nullable(),
+    locale: z.string().meta({ description: `Preferred language: ${locales.join(' or ')}` }),
+    is_super_admin: z.boolean(),
+    permissions: z.array(z.string()),
+    roles: z.array(z.string()),
+  })
+  .meta({ id: 'SessionUser' });
+
+export const SessionState = z.strictObject({ logged_in: z.boolean(), user: SessionUser.nullable() });
+
+const bbox = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+export const AdMap = z
+  .strictObject({
+    clusters: z.array(
+      z.strictObject({
+        lat: z.number().meta({ description: 'Mean position of its ads' }),
+        lng: z.number(),
+        count: int(),
+        bounds: bbox.meta({ description: 'south, west, north, east of its ads' }),
+        ids: z.array(int()).optional().meta({ description: 'From zoom 16: up to 10 of its ads' }),
+      }),
+    ),
+    markers: z.array(z.strictObject({ id: int(), lat: z.number(), lng: z.number() })),
+    total: int().meta({ description: 'Matching ads in the viewport' }),
+    exact: z.boolean().meta({ description: 'False when a very common word made `total` a lower bound' }),
+  })
+  .meta({ id: 'AdMap' });
+
+const Facet = z.strictObject({ slug: z.string(), ...named, count: int() });
+const AttributeFilter = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('options'), options: z.array(z.string()) }),
+  z.strictObject({ kind: z.literal('range'), min: z.number().nullable(), max: z.number().nullable() }),
+  z.strictObject({ kind: z.literal('bool'), value: z.boolean() }),
+]);
+
+/** The query as applied (after dropping what was malformed or unknown). */
+export const SearchQuery = z
+  .strictObject({
+    q: z.string().nullable(),
+    taxonomy: z.string().nullable(),
+    category: z.string().nullable(),
+    city: z.string().nullable(),
+    area: z.string().nullable(),
+    priceMin: z.number().nullable(),
+    priceMax: z.number().nullable(),
+    currency: z.enum(SEARCH_CURRENCIES),
+    photos: z.boolean(),
+    within: z.union(WITHIN_DAYS.map((d) => z.literal(d))).nullable(),
+    sort: z.enum(SORTS),
+    attributes: z.record(z.string(), AttributeFilter),
+  })
+  .meta({ id: 'SearchQuery' });
+
+export const SearchResults = z
+  .strictObject({
+    data: z.array(AdCard),
+    meta: z.strictObject({
+      query: SearchQuery,
+      canonical: z.string().meta({ description: 'The applied query as URL parameters, in canonical form' }),
+      page: int(),
+      pages: int(),
+      per_page: int(),
+      total: int(),
+      total_exact: z.boolean().meta({ description: 'False when a very common word made `total` a lower bound' }),
+      facets: z.strictObject({
+        categories: z.array(Facet).meta({ description: 'One level below the query (taxonomies without one)' }),
+        cities: z.array(Facet).meta({ description: 'Ignoring the city filter' }),
+        areas: z.array(Facet).meta({ description: 'Of the chosen city' }),
+      }),
+    }),
+  })
+  .meta({ id: 'SearchResults' });
+
+/** `{data: [...]}`, the shape of every list. */
+export const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });
+export const one = <T extends z.ZodType>(item: T) => z.strictObject({ data: item });
