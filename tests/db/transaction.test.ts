@@ -1,10 +1,14 @@
 // withTransaction (server/db/transaction.ts) on both dialects: after-commit hooks run only after a
-// commit, in order, each on its own; a nested call joins the outer transaction.
+// commit, in order, each on its own; a nested call joins the outer transaction; jobs enqueued in it
+// exist only once it commits, and wake this process's worker then.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '../../server/db/index.ts';
 import { afterCommitOf, withTransaction } from '../../server/db/transaction.ts';
+import { createWorker, enqueueJob } from '../../server/jobs/queue.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+
+const silent = createLogger('silent');
 
 /** A logger that keeps the messages of its error calls. */
 function recordingLogger() {
@@ -134,5 +138,39 @@ describe.each(dialects)('withTransaction on %s', (dialect) => {
     });
     await afterCommitOf(t.db, () => void seen.push('now'));
     expect(seen).toEqual(['body', 'after commit', 'now']);
+  });
+
+  it('keeps a job enqueued in the transaction only if it commits, and wakes the worker after the commit', async () => {
+    const ran: string[] = [];
+    // Polling once a minute: only the wake-up can run the job within the test.
+    const worker = createWorker({
+      db: t.db,
+      dialect,
+      logger: silent,
+      handlers: { hello: async (p) => void ran.push((p as { who: string }).who) },
+      pollMs: 60_000,
+    });
+    worker.start();
+    try {
+      await new Promise((r) => setTimeout(r, 50)); // the worker's first look finds nothing
+      await expect(
+        withTransaction(t.db, async (tx) => {
+          await enqueueJob(tx, 'hello', { who: 'never' });
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      await withTransaction(t.db, async (tx) => {
+        await enqueueJob(tx, 'hello', { who: 'Amal' });
+        await new Promise((r) => setTimeout(r, 100));
+        // Not committed yet: the worker has not seen it.
+        expect(ran).toEqual([]);
+      });
+      const deadline = Date.now() + 3000;
+      while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(ran).toEqual(['Amal']);
+      expect((await t.db.selectFrom('jobs').select('name').execute()).map((j) => j.name)).toEqual(['hello']);
+    } finally {
+      await worker.stop();
+    }
   });
 });
