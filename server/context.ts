@@ -6,7 +6,6 @@ import type { Auth } from './auth/index.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Logger } from './logger.ts';
-import type { Mailer } from './mail/index.ts';
 import type { SmsSender } from './sms/index.ts';
 
 export interface BuildInfo {
@@ -17,7 +16,6 @@ export interface BuildInfo {
 export interface AppServices {
   config: Config;
   auth: Auth;
-  mailer: Mailer;
   sms: SmsSender;
   database: DatabaseHandle;
   logger: Logger;

@@ -18,6 +18,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAds } from './db/seed/ads.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
+import { setAfterCommitLogger } from './db/transaction.ts';
 import { recordAdView } from './domain/ad-view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
@@ -30,7 +31,7 @@ import { createPageHandler } from './http/pages.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { sitemapRouter, siteOrigin } from './http/sitemap.ts';
 import { uploadsRouter } from './http/uploads.ts';
-import { handlers, schedules } from './jobs/app-jobs.ts';
+import { jobHandlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
@@ -70,8 +71,7 @@ export async function prepareDatabase(config: Config, database: DatabaseHandle, 
   }
   if (config.seedDemo) {
     // Demo accounts are created verified: no mail is sent for them.
-    const quiet = { send: async () => {} };
-    const created = await seedDemoAccounts(database.db, createAuth(config, database, { mailer: quiet }));
+    const created = await seedDemoAccounts(database.db, createAuth(config, database, { quiet: true }));
     if (created.length) logger.info({ created }, 'demo accounts created');
     // A lively site from the first start: demo ads into a database without any (server/db/seed/ads.ts).
     const ads = config.seedDemoAds
@@ -318,13 +318,15 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     database,
     logger,
     build,
-    mailer,
     sms,
-    auth: createAuth(config, database, { mailer, sms, logger }),
+    auth: createAuth(config, database, { sms, logger }),
   };
+  setAfterCommitLogger(logger);
   const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
-  // Jobs (and the recurring clean-ups) run here unless JOBS_WORKER=off leaves them to `npm run worker`.
+  // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
+  // `npm run worker`; a job enqueued by this process wakes this worker at once.
+  const handlers = jobHandlers({ mailer });
   const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
   if (config.jobsWorker) worker.start();
 

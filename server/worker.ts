@@ -3,9 +3,11 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { handlers, schedules } from './jobs/app-jobs.ts';
+import { setAfterCommitLogger } from './db/transaction.ts';
+import { jobHandlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
+import { createMailer } from './mail/index.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -17,6 +19,8 @@ try {
 const logger = createLogger(config.logLevel);
 const database = openDatabase(config.database, { poolSize: 2 });
 await migrateToLatest(database.db, database.dialect);
+setAfterCommitLogger(logger);
+const handlers = jobHandlers({ mailer: createMailer(config, logger) });
 const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
 worker.start();
 logger.info({ database: database.dialect }, 'job worker started');

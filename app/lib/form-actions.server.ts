@@ -31,8 +31,8 @@ export function authMeta(request: Request, context: Parameters<typeof requestInf
 
 /** How registration and phone codes reach the owner of a taken address or number. */
 export function accountNotices(context: Parameters<typeof services>[0]): AccountNotices {
-  const { mailer, sms, config, logger } = services(context);
-  return { mailer, sms, logger, baseUrl: siteBaseUrl(config) };
+  const { sms, config, logger } = services(context);
+  return { sms, logger, baseUrl: siteBaseUrl(config) };
 }
 
 export function redirectWithCookies(target: string, cookies: string[]): Response {

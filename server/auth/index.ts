@@ -10,8 +10,10 @@ import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
 import { toBool } from '../db/values.ts';
+import { enqueue } from '../jobs/registry.ts';
 import type { Logger } from '../logger.ts';
-import type { Mailer } from '../mail/index.ts';
+import type { MailMessage } from '../mail/index.ts';
+import { type MailKind, mailJob } from '../mail/outbox.ts';
 import { changeEmailMail, resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import type { SmsSender } from '../sms/index.ts';
 import { otpSms } from '../sms/texts.ts';
@@ -41,8 +43,9 @@ export const AUTH_BASE_PATH = '/api/auth';
 export const CLIENT_IP_HEADER = 'x-souq-client-ip';
 
 export interface AuthDeps {
-  mailer: Mailer;
   sms?: SmsSender;
+  /** Queue no mail at all: for creating accounts that are verified already (demo accounts). */
+  quiet?: boolean;
   logger?: Logger;
 }
 
@@ -56,12 +59,16 @@ function localeOfRequest(ctx: unknown): Locale {
 /** The public origin links in mails and texts point at. */
 export const siteBaseUrl = (config: Config) => config.appUrl ?? `http://localhost:${config.port}`;
 
-export function createAuth(config: Config, database: DatabaseHandle, { mailer, sms, logger }: AuthDeps) {
-  // A mail that cannot be sent must not fail the sign-up or reset request: the account exists and
-  // the member can ask again; the failure is logged for operators.
-  const send = async (message: Parameters<Mailer['send']>[0]) => {
-    if (isPlaceholderEmail(message.to)) return;
-    await mailer.send(message).catch((err) => logger?.error({ err, to: message.to }, 'account mail could not be sent'));
+export function createAuth(config: Config, database: DatabaseHandle, { sms, logger, quiet }: AuthDeps = {}) {
+  // Mails are `send-mail` jobs (server/mail/outbox.ts), enqueued on their own: Better Auth calls
+  // these callbacks outside our transactions, after writing its own rows. The queue retries a
+  // refused or unreachable SMTP server; a job that cannot even be stored must not fail the sign-up
+  // or reset request either (the account exists and the member can ask again): it is logged.
+  const send = async (kind: MailKind, message: MailMessage) => {
+    if (quiet || isPlaceholderEmail(message.to)) return;
+    await enqueue(database.db, 'send-mail', mailJob(kind, message)).catch((err) =>
+      logger?.error({ err, kind }, 'account mail could not be queued'),
+    );
   };
   // A code that cannot be sent fails the request: the member is waiting for it on the next screen.
   const sendCode = async (kind: 'verify' | 'reset', to: string, code: string, ctx: unknown) => {
@@ -138,7 +145,8 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
       // Not awaited: an unknown email is answered at once, so a known one must not wait for the mail.
       sendResetPassword: async ({ user, token }) => {
         const locale = localeOfUser(user as { locale?: unknown });
-        void send(resetPasswordMail(locale, user.email, user.name, link('/account/reset-password', locale, token)));
+        const url = link('/account/reset-password', locale, token);
+        void send('reset-password', resetPasswordMail(locale, user.email, user.name, url));
       },
     },
     emailVerification: {
@@ -152,7 +160,10 @@ export function createAuth(config: Config, database: DatabaseHandle, { mailer, s
         const url = link('/account/email-verification', locale, token);
         // The same link confirms a sign-up and a change of address; the token says which.
         const change = decodeJwt(token).requestType === 'change-email-verification';
-        void send((change ? changeEmailMail : verifyEmailMail)(locale, user.email, user.name, url));
+        void send(
+          change ? 'change-email' : 'verify-email',
+          (change ? changeEmailMail : verifyEmailMail)(locale, user.email, user.name, url),
+        );
       },
     },
     databaseHooks: {

@@ -1,6 +1,7 @@
 // Account housekeeping run by the job queue (server/jobs/app-jobs.ts).
 import { PLACEHOLDER_EMAIL_DOMAIN } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
+import { withTransaction } from '../db/transaction.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import { userAdImageKeys } from './ad-images.ts';
 import { ownAvatarKeys } from './profile.ts';
@@ -16,35 +17,38 @@ export const UNCONFIRMED_PHONE_SIGNUP_DAYS = 7;
  */
 export async function pruneUnconfirmedPhoneSignups(db: DB, now = Date.now(), storage?: MediaStorage): Promise<number> {
   const before = new Date(now - UNCONFIRMED_PHONE_SIGNUP_DAYS * 86_400_000).toISOString();
-  const stale = await db
-    .selectFrom('users')
-    .select(['id', 'image'])
-    .where('email', 'like', `%@${PLACEHOLDER_EMAIL_DOMAIN}`)
-    .where('phone_number', 'is', null)
-    .where('created_at', '<', before)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('accounts')
-            .select('accounts.id')
-            .whereRef('accounts.user_id', '=', 'users.id')
-            .where('accounts.provider_id', '!=', 'credential'),
+  return withTransaction(db, async (tx, { afterCommit }) => {
+    const stale = await tx
+      .selectFrom('users')
+      .select(['id', 'image'])
+      .where('email', 'like', `%@${PLACEHOLDER_EMAIL_DOMAIN}`)
+      .where('phone_number', 'is', null)
+      .where('created_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('accounts')
+              .select('accounts.id')
+              .whereRef('accounts.user_id', '=', 'users.id')
+              .where('accounts.provider_id', '!=', 'credential'),
+          ),
         ),
-      ),
-    )
-    .execute();
-  if (stale.length === 0) return 0;
-  const files: string[] = [];
-  for (const u of stale) files.push(...ownAvatarKeys(u.id, u.image), ...(await userAdImageKeys(db, u.id)));
-  await db
-    .deleteFrom('users')
-    .where(
-      'id',
-      'in',
-      stale.map((u) => u.id),
-    )
-    .execute();
-  // Leftover files are harmless (random keys, linked from nowhere): a storage failure is not the job's.
-  if (storage) await Promise.allSettled(files.map((key) => storage.delete(key)));
-  return stale.length;
+      )
+      .execute();
+    if (stale.length === 0) return 0;
+    const files: string[] = [];
+    for (const u of stale) files.push(...ownAvatarKeys(u.id, u.image), ...(await userAdImageKeys(tx, u.id)));
+    await tx
+      .deleteFrom('users')
+      .where(
+        'id',
+        'in',
+        stale.map((u) => u.id),
+      )
+      .execute();
+    // The files go once the rows are gone. Leftover files are harmless (random keys, linked from
+    // nowhere): a storage failure is not the job's.
+    if (storage) afterCommit(() => Promise.allSettled(files.map((key) => storage.delete(key))));
+    return stale.length;
+  });
 }

@@ -3,9 +3,11 @@ import { isLocale, type Locale, localizePath } from '../../app/i18n/config.ts';
 import type { Auth } from '../auth/index.ts';
 import { isPlaceholderEmail, placeholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toBool } from '../db/values.ts';
+import { enqueue } from '../jobs/registry.ts';
 import type { Logger } from '../logger.ts';
-import type { Mailer } from '../mail/index.ts';
+import { mailJob } from '../mail/outbox.ts';
 import { addressTakenMail } from '../mail/templates.ts';
 import type { SmsSender } from '../sms/index.ts';
 import { numberTakenSms } from '../sms/texts.ts';
@@ -139,9 +141,8 @@ export async function signIn(
   }
 }
 
-/** What registration and phone codes need to tell the owner of a taken address or number. */
+/** What registration and phone codes need to tell the owner of a taken address or number (mail is a job). */
 export interface AccountNotices {
-  mailer: Mailer;
   sms: SmsSender;
   /** Public origin for the links (server/auth/index.ts `siteBaseUrl`). */
   baseUrl: string;
@@ -205,7 +206,7 @@ export async function register(
     // In the background, like the confirmation mail of a new address: the answer does not wait.
     if (owner) {
       void noticeTakenEmail(db, notices, owner).catch((err) =>
-        notices.logger?.error({ err }, 'taken-address notice could not be sent'),
+        notices.logger?.error({ err }, 'taken-address notice could not be queued'),
       );
     }
     return [];
@@ -229,17 +230,15 @@ async function noticeTakenEmail(
   notices: AccountNotices,
   owner: { email: string; name: string; locale: unknown },
 ): Promise<void> {
-  if (!(await noticeAllowed(db, owner.email))) return;
-  const locale = ownerLocale(owner.locale);
-  await notices.mailer.send(
-    addressTakenMail(
-      locale,
-      owner.email,
-      owner.name,
-      pageLink(notices, '/login', locale),
-      pageLink(notices, '/account/forget-password', locale),
-    ),
-  );
+  // The hour's one notice is counted with its mail job: both or neither.
+  await withTransaction(db, async (tx) => {
+    if (!(await noticeAllowed(tx, owner.email))) return;
+    const locale = ownerLocale(owner.locale);
+    const login = pageLink(notices, '/login', locale);
+    const reset = pageLink(notices, '/account/forget-password', locale);
+    const mail = addressTakenMail(locale, owner.email, owner.name, login, reset);
+    await enqueue(tx, 'send-mail', mailJob('address-taken', mail));
+  });
 }
 
 const phoneOwner = (db: DB, phone: string) =>

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { DB } from '../db/index.ts';
 import type { AdImagesTable } from '../db/schema.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toJson } from '../db/values.ts';
 import { AD_PHOTO_VARIANTS, type AdPhotoVariantName, MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
@@ -179,26 +180,28 @@ export async function deleteAdImage(
   id: number,
 ): Promise<{ ad_id: number | null }> {
   if (!Number.isSafeInteger(id) || id <= 0) throw new NotFound('errors.not-found');
-  // Only a pending photo (not yet on an ad): removing a photo from an ad is an edit of the ad,
-  // which goes through the ad form (revision, re-review); the photo then becomes pending again.
-  const row = await db
-    .selectFrom('ad_images')
-    .select(['id', 'ad_id', 'key', 'variants'])
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('ad_id', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw new NotFound('errors.not-found');
-  const deleted = await db
-    .deleteFrom('ad_images')
-    .where('id', '=', row.id)
-    .where('user_id', '=', userId)
-    // Still pending: a photo attached in between is left alone.
-    .where('ad_id', 'is', null)
-    .executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw new NotFound('errors.not-found');
-  await deleteFiles(storage, adImageKeys(row));
-  return { ad_id: row.ad_id === null ? null : Number(row.ad_id) };
+  return withTransaction(db, async (tx, { afterCommit }) => {
+    // Only a pending photo (not yet on an ad): removing a photo from an ad is an edit of the ad,
+    // which goes through the ad form (revision, re-review); the photo then becomes pending again.
+    const row = await tx
+      .selectFrom('ad_images')
+      .select(['id', 'ad_id', 'key', 'variants'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('ad_id', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw new NotFound('errors.not-found');
+    const deleted = await tx
+      .deleteFrom('ad_images')
+      .where('id', '=', row.id)
+      .where('user_id', '=', userId)
+      // Still pending: a photo attached in between is left alone.
+      .where('ad_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw new NotFound('errors.not-found');
+    afterCommit(() => deleteFiles(storage, adImageKeys(row)));
+    return { ad_id: row.ad_id === null ? null : Number(row.ad_id) };
+  });
 }
 
 /**

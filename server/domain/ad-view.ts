@@ -7,6 +7,7 @@ import { numberFormat } from '../../app/lib/intl.ts';
 import { REPORT_REASONS, type ReportInput } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus, AttributeOption } from '../db/schema.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
@@ -414,20 +415,22 @@ export async function recordAdView(
 export async function countView(db: DB, adId: number, visitor: string, now = new Date()): Promise<boolean> {
   const day = now.toISOString().slice(0, 10);
   const key = createHash('sha256').update(visitor).digest('base64url').slice(0, 32);
-  const inserted = await db
-    .insertInto('ad_view_visitors')
-    .values({ ad_id: adId, day, visitor: key })
-    .onConflict((oc) => oc.doNothing())
-    .returning('ad_id')
-    .executeTakeFirst();
-  if (!inserted) return false;
-  await db
-    .insertInto('ad_views')
-    .values({ ad_id: adId, day, views: 1 })
-    .onConflict((oc) => oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ views: eb('ad_views.views', '+', 1) })))
-    .execute();
-  await db.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
-  return true;
+  return withTransaction(db, async (tx) => {
+    const inserted = await tx
+      .insertInto('ad_view_visitors')
+      .values({ ad_id: adId, day, visitor: key })
+      .onConflict((oc) => oc.doNothing())
+      .returning('ad_id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await tx
+      .insertInto('ad_views')
+      .values({ ad_id: adId, day, views: 1 })
+      .onConflict((oc) => oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ views: eb('ad_views.views', '+', 1) })))
+      .execute();
+    await tx.updateTable('ads').set({ views: sql`views + 1` }).where('id', '=', adId).execute();
+    return true;
+  });
 }
 
 /** A member's number counts only once confirmed by SMS code. */
@@ -481,14 +484,16 @@ export async function revealSellerPhone(
 /** Counts a phone reveal (rate-limited by the caller), in total and for the day. */
 export async function countPhoneReveal(db: DB, adId: number, now = new Date()): Promise<void> {
   const day = now.toISOString().slice(0, 10);
-  await db
-    .insertInto('ad_views')
-    .values({ ad_id: adId, day, views: 0, phone_reveals: 1 })
-    .onConflict((oc) =>
-      oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ phone_reveals: eb('ad_views.phone_reveals', '+', 1) })),
-    )
-    .execute();
-  await db.updateTable('ads').set({ phone_reveals: sql`phone_reveals + 1` }).where('id', '=', adId).execute();
+  await withTransaction(db, async (tx) => {
+    await tx
+      .insertInto('ad_views')
+      .values({ ad_id: adId, day, views: 0, phone_reveals: 1 })
+      .onConflict((oc) =>
+        oc.columns(['ad_id', 'day']).doUpdateSet((eb) => ({ phone_reveals: eb('ad_views.phone_reveals', '+', 1) })),
+      )
+      .execute();
+    await tx.updateTable('ads').set({ phone_reveals: sql`phone_reveals + 1` }).where('id', '=', adId).execute();
+  });
 }
 
 export const LISTING_PAGE_SIZE = 24;
@@ -504,26 +509,29 @@ export async function reportAd(db: DB, reporterId: string, adId: number, input: 
   // Nobody reports their own ad: to its owner it is as if there were no such form.
   const ad = await db.selectFrom('ads').select('user_id').where('id', '=', adId).executeTakeFirst();
   if (!ad || ad.user_id === reporterId) throw new NotFound('errors.not-found');
+  // Counted outside the transaction, so a refused report still counts.
   await hitRateLimit(db, REPORT_LIMIT, reporterId);
-  const open = await db
-    .selectFrom('reports')
-    .select('id')
-    .where('reporter_id', '=', reporterId)
-    .where('ad_id', '=', adId)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-  if (open) {
-    await db
-      .updateTable('reports')
-      .set({ reason: input.reason, note: input.note ?? null, updated_at: new Date() })
-      .where('id', '=', open.id)
+  await withTransaction(db, async (tx) => {
+    const open = await tx
+      .selectFrom('reports')
+      .select('id')
+      .where('reporter_id', '=', reporterId)
+      .where('ad_id', '=', adId)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (open) {
+      await tx
+        .updateTable('reports')
+        .set({ reason: input.reason, note: input.note ?? null, updated_at: new Date() })
+        .where('id', '=', open.id)
+        .execute();
+      return;
+    }
+    await tx
+      .insertInto('reports')
+      .values({ reporter_id: reporterId, ad_id: adId, reason: input.reason, note: input.note ?? null })
       .execute();
-    return;
-  }
-  await db
-    .insertInto('reports')
-    .values({ reporter_id: reporterId, ad_id: adId, reason: input.reason, note: input.note ?? null })
-    .execute();
+  });
 }
 
 export interface PublicProfile {

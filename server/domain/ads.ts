@@ -1,12 +1,14 @@
-// Ads (docs/product/ads.md): placing, editing and the status machine. Every change writes, in the same
-// transaction, its status history, an audit revision, the denormalised counters' jobs and the
-// owner's notifications, so none of them can disagree with the ad.
-import type { Insertable, Kysely, Transaction } from 'kysely';
+// Ads (docs/product/ads.md): placing, editing and the status machine. Every change writes, in the
+// same transaction (server/db/transaction.ts), its status history, an audit revision, the
+// denormalised counters' jobs and the owner's notifications, so none of them can disagree with the
+// ad; the page cache hears of it once committed.
+import type { Insertable } from 'kysely';
 import { PRICED, type PriceType } from '../../app/lib/validation/ads.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus, Database } from '../db/schema.ts';
+import { afterCommitOf, withTransaction } from '../db/transaction.ts';
 import { toNumber } from '../db/values.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue } from '../jobs/registry.ts';
 import { adChanged } from './ad-changes.ts';
 import { hasConfirmedPhone } from './ad-view.ts';
 import type { Attribute, CategoryPath } from './catalog.ts';
@@ -14,11 +16,10 @@ import { getCategoryPath } from './catalog.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { indexAdText } from './search/text-index.ts';
 
-type Tx = Kysely<Database> | Transaction<Database>;
-
 /**
- * Tells this process's listeners (the page cache) that these ads changed; called once the change is
- * committed. Unknown ids are skipped.
+ * Tells this process's listeners (the page cache) that these ads changed, once the change is
+ * committed: pass the `tx` of the change (the ads are read in it, the announcement waits for its
+ * commit), or a plain `db` after an autocommitted write. Unknown ids are skipped.
  */
 export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -27,9 +28,11 @@ export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
     .select(['id', 'category_id', 'taxonomy_id', 'user_id'])
     .where('id', 'in', ids)
     .execute();
-  for (const r of rows) {
-    adChanged({ adId: r.id, categoryId: r.category_id, taxonomyId: r.taxonomy_id, userId: r.user_id });
-  }
+  await afterCommitOf(db, () => {
+    for (const r of rows) {
+      adChanged({ adId: r.id, categoryId: r.category_id, taxonomyId: r.taxonomy_id, userId: r.user_id });
+    }
+  });
 }
 
 /** Business constants (docs/product/ads.md); the back office will make them settings. */
@@ -140,7 +143,7 @@ export function valueRows(
   return rows;
 }
 
-async function checkPlace(trx: Tx, input: Pick<AdInput, 'city' | 'area'>) {
+async function checkPlace(trx: DB, input: Pick<AdInput, 'city' | 'area'>) {
   const city = await trx.selectFrom('cities').select('id').where('id', '=', input.city).executeTakeFirst();
   if (!city) throw new Invalid({ city: ['in'] });
   if (input.area !== undefined) {
@@ -155,7 +158,7 @@ async function checkPlace(trx: Tx, input: Pick<AdInput, 'city' | 'area'>) {
 }
 
 /** The member's confirmed phone number (E.164), or null: what the ad form offers buyers. */
-export async function confirmedPhone(db: Tx, userId: string): Promise<string | null> {
+export async function confirmedPhone(db: DB, userId: string): Promise<string | null> {
   const user = await db
     .selectFrom('users')
     .select(['phone_number', 'phone_number_verified'])
@@ -169,7 +172,7 @@ export async function confirmedPhone(db: Tx, userId: string): Promise<string | n
  * confirmed phone number, so an ad needs that number and at least one of the two, whatever the
  * client sent (docs/product-notes.md, "Contact options").
  */
-async function checkContact(trx: Tx, userId: string, input: Pick<AdInput, 'contact_phone' | 'contact_whatsapp'>) {
+async function checkContact(trx: DB, userId: string, input: Pick<AdInput, 'contact_phone' | 'contact_whatsapp'>) {
   if (!(await confirmedPhone(trx, userId))) {
     throw new Invalid({
       contact_phone: ['phone-unconfirmed'],
@@ -180,7 +183,7 @@ async function checkContact(trx: Tx, userId: string, input: Pick<AdInput, 'conta
 }
 
 /** The member's pending and published ads (what the allowance counts). */
-export async function countActiveAds(db: Tx, userId: string): Promise<number> {
+export async function countActiveAds(db: DB, userId: string): Promise<number> {
   const row = await db
     .selectFrom('ads')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -191,7 +194,7 @@ export async function countActiveAds(db: Tx, userId: string): Promise<number> {
 }
 
 /** Refuses when the member already has as many pending or published ads as the free allowance. */
-async function checkAllowance(trx: Tx, userId: string) {
+async function checkAllowance(trx: DB, userId: string) {
   if ((await countActiveAds(trx, userId)) >= AD_RULES.freeActiveAds) {
     throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
   }
@@ -199,7 +202,7 @@ async function checkAllowance(trx: Tx, userId: string) {
 
 /** One line of the ad's status history, dated like the change it records. */
 async function recordStatus(
-  trx: Tx,
+  trx: DB,
   adId: number,
   change: { from: AdStatus | null; to: AdStatus; actor?: Actor | null; reason?: string | null; now: Date },
 ) {
@@ -217,7 +220,7 @@ async function recordStatus(
 }
 
 /** The member's own unattached photos (or those already on this ad), in the order given. */
-async function attachPhotos(trx: Tx, userId: string, adId: number, photos: number[]) {
+async function attachPhotos(trx: DB, userId: string, adId: number, photos: number[]) {
   if (photos.length > 0) {
     const owned = await trx
       .selectFrom('ad_images')
@@ -241,7 +244,7 @@ async function attachPhotos(trx: Tx, userId: string, adId: number, photos: numbe
 }
 
 export async function recordRevision(
-  trx: Tx,
+  trx: DB,
   actor: Actor | null,
   subject: { type: string; id: string | number },
   action: string,
@@ -261,7 +264,7 @@ export async function recordRevision(
     .execute();
 }
 
-export async function notify(trx: Tx, userId: string | null, type: string, data: Record<string, unknown>) {
+export async function notify(trx: DB, userId: string | null, type: string, data: Record<string, unknown>) {
   if (!userId) return;
   await trx
     .insertInto('notifications')
@@ -270,7 +273,7 @@ export async function notify(trx: Tx, userId: string | null, type: string, data:
 }
 
 /** Counters change with the status: the ad's taxonomy is recounted once, however many ads changed. */
-async function countersChanged(trx: Tx, ad: { taxonomy_id: number; user_id: string | null }) {
+async function countersChanged(trx: DB, ad: { taxonomy_id: number; user_id: string | null }) {
   await enqueue(
     trx,
     'recount-taxonomy',
@@ -280,7 +283,7 @@ async function countersChanged(trx: Tx, ad: { taxonomy_id: number; user_id: stri
   if (ad.user_id) await recountUserAds(trx, ad.user_id);
 }
 
-export async function recountUserAds(trx: Tx, userId: string) {
+export async function recountUserAds(trx: DB, userId: string) {
   await trx
     .updateTable('users')
     .set({ active_ads_count: await countActiveAds(trx, userId) })
@@ -292,7 +295,7 @@ export async function recountUserAds(trx: Tx, userId: string) {
  * Published ads per category of a taxonomy, each category counting its descendants (the category
  * pages list them too). One grouped query and a walk up the tree.
  */
-export async function recountTaxonomy(db: Tx, taxonomyId: number) {
+export async function recountTaxonomy(db: DB, taxonomyId: number) {
   const [categories, counts] = await Promise.all([
     db.selectFrom('categories').select(['id', 'parent_id']).where('taxonomy_id', '=', taxonomyId).execute(),
     db
@@ -354,7 +357,7 @@ export async function createAd(
 ): Promise<PlacedAd> {
   if (!isLeaf(path)) throw new Invalid({ form: ['category-not-leaf'] });
   const now = settings.now ?? new Date();
-  const placed = await db.transaction().execute(async (trx): Promise<PlacedAd> => {
+  return withTransaction(db, async (trx): Promise<PlacedAd> => {
     const again = await trx
       .selectFrom('ads')
       .select(['id', 'slug', 'status'])
@@ -410,10 +413,9 @@ export async function createAd(
       ),
     );
     await countersChanged(trx, { taxonomy_id: path.taxonomy.id, user_id: actor.id });
+    await announceAdChanges(trx, [id]);
     return { id, slug: inserted.slug, status, created: true };
   });
-  if (placed.created) await announceAdChanges(db, [placed.id]);
-  return placed;
 }
 
 /**
@@ -421,7 +423,7 @@ export async function createAd(
  * switch, option values (a list for a multiselect), dates and texts, keyed by attribute key.
  */
 export async function attributeValues(
-  db: Tx,
+  db: DB,
   adId: number,
   attributes: Pick<Attribute, 'id' | 'key' | 'type'>[],
 ): Promise<Record<string, unknown>> {
@@ -491,7 +493,7 @@ export async function updateAd(
   input: Omit<AdInput, 'submission_key'>,
 ): Promise<EditedAd> {
   const now = settings.now ?? new Date();
-  const edited = await db.transaction().execute(async (trx): Promise<EditedAd> => {
+  return withTransaction(db, async (trx): Promise<EditedAd> => {
     const ad = await trx
       .selectFrom('ads')
       .selectAll()
@@ -570,10 +572,9 @@ export async function updateAd(
     }
     await recordRevision(trx, actor, { type: 'ad', id }, 'edit', changes);
     if (next !== status) await countersChanged(trx, ad);
+    await announceAdChanges(trx, [id]);
     return { id, slug, status: next, changed };
   });
-  if (edited.changed.length > 0) await announceAdChanges(db, [id]);
-  return edited;
 }
 
 /** The status machine (docs/product/ads.md): who may move an ad from where to where. */
@@ -613,7 +614,7 @@ interface AdRow {
   expires_at: Date | string | null;
 }
 
-async function lockAd(trx: Tx, id: number, owner?: string): Promise<AdRow> {
+async function lockAd(trx: DB, id: number, owner?: string): Promise<AdRow> {
   const ad = await trx
     .selectFrom('ads')
     .select(['id', 'user_id', 'taxonomy_id', 'status', 'title', 'bumped_at', 'published_at', 'expires_at'])
@@ -641,7 +642,7 @@ export async function moveAd(
     : undefined;
   if (!rule) throw new Invalid({ form: ['invalid'] });
   const now = options.now ?? new Date();
-  const moved = await db.transaction().execute(async (trx) => {
+  return withTransaction(db, async (trx) => {
     const ad = await lockAd(trx, id, options.owner);
     if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
     if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
@@ -676,10 +677,9 @@ export async function moveAd(
       });
     }
     await countersChanged(trx, ad);
+    await announceAdChanges(trx, [id]);
     return rule.to;
   });
-  await announceAdChanges(db, [id]);
-  return moved;
 }
 
 /** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
@@ -699,14 +699,14 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
     return 'renewed';
   }
   if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
-  await db.transaction().execute(async (trx) => {
+  await withTransaction(db, async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
     const wait = bumpWait(fresh.bumped_at, now);
     if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
     await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
     await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
+    await announceAdChanges(trx, [id]);
   });
-  await announceAdChanges(db, [id]);
   return 'bumped';
 }
 
@@ -720,7 +720,7 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
     .limit(500)
     .execute();
   for (const { id } of due) {
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       const ad = await lockAd(trx, id);
       if (ad.status !== 'published') return;
       await trx
@@ -732,12 +732,9 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
       await recordStatus(trx, id, { from: 'published', to: 'expired', now });
       await notify(trx, ad.user_id, 'ad-expired', { ad_id: id, title: ad.title });
       await countersChanged(trx, ad);
+      await announceAdChanges(trx, [id]);
     });
   }
-  await announceAdChanges(
-    db,
-    due.map((d) => d.id),
-  );
   return due.length;
 }
 
@@ -754,7 +751,7 @@ export async function remindExpiringAds(db: DB, now = new Date()): Promise<numbe
     .limit(500)
     .execute();
   for (const ad of due) {
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       const marked = await trx
         .updateTable('ads')
         .set({ reminded_at: now })

@@ -1,8 +1,9 @@
 import type { ContactInput } from '../../app/lib/validation/contact.ts';
 import { contactSchema } from '../../app/lib/validation/contact.ts';
 import type { DB } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
-import type { Mailer } from '../mail/index.ts';
+import { withTransaction } from '../db/transaction.ts';
+import { enqueue } from '../jobs/registry.ts';
+import { mailJob } from '../mail/outbox.ts';
 import { contactStaffMail } from '../mail/templates.ts';
 import { Invalid } from './errors.ts';
 import { hitRateLimit, type RateLimitRule } from './rate-limit.ts';
@@ -14,9 +15,15 @@ export interface ContactMeta {
   ip: string;
   userAgent: string;
   locale: string;
+  /** Who hears about it (CONTACT_EMAIL); empty or absent: every super admin. */
+  staffEmails?: string[];
 }
 
-/** Stores a contact message after validation and the rate limit; returns its id. */
+/**
+ * Stores a contact message after validation and the rate limit, and, in the same transaction, a
+ * mail job per staff recipient (sent and retried by the job queue; the sender never waits for it
+ * nor sees a mail failure). Returns its id.
+ */
 export async function submitContactMessage(db: DB, input: unknown, meta: ContactMeta): Promise<number> {
   const parsed = contactSchema.safeParse(input);
   if (!parsed.success) {
@@ -29,54 +36,37 @@ export async function submitContactMessage(db: DB, input: unknown, meta: Contact
   }
   await hitRateLimit(db, CONTACT_RATE_LIMIT, meta.ip || 'unknown');
   const v: ContactInput = parsed.data;
-  const row = await db
-    .insertInto('contact_messages')
-    .values({
-      name: v.name,
-      email: v.email ?? null,
-      phone: v.phone ?? null,
-      subject: v.subject,
-      body: v.message,
-      status: 'new',
-      locale: meta.locale,
-      ip: meta.ip || null,
-      user_agent: meta.userAgent || null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/**
- * Tells staff about a stored message (CONTACT_EMAIL, or every super admin). A mail failure is
- * logged, never shown to the sender: the message itself is already stored.
- */
-export async function notifyStaffOfContact(
-  db: DB,
-  mailer: Mailer,
-  contactEmails: string[],
-  id: number,
-  logger: Logger,
-): Promise<void> {
-  try {
-    const m = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const recipients = contactEmails.length
-      ? contactEmails
-      : (await db.selectFrom('users').select('email').where('is_super_admin', '=', true).execute()).map((u) => u.email);
+  return withTransaction(db, async (tx) => {
+    const row = await tx
+      .insertInto('contact_messages')
+      .values({
+        name: v.name,
+        email: v.email ?? null,
+        phone: v.phone ?? null,
+        subject: v.subject,
+        body: v.message,
+        status: 'new',
+        locale: meta.locale,
+        ip: meta.ip || null,
+        user_agent: meta.userAgent || null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const recipients = meta.staffEmails?.length
+      ? meta.staffEmails
+      : (await tx.selectFrom('users').select('email').where('is_super_admin', '=', true).execute()).map((u) => u.email);
     for (const to of recipients) {
-      await mailer.send(
-        contactStaffMail(to, {
-          id,
-          name: m.name,
-          email: m.email,
-          phone: m.phone,
-          subject: m.subject,
-          body: m.body,
-          locale: m.locale,
-        }),
-      );
+      const mail = contactStaffMail(to, {
+        id: row.id,
+        name: v.name,
+        email: v.email ?? null,
+        phone: v.phone ?? null,
+        subject: v.subject,
+        body: v.message,
+        locale: meta.locale,
+      });
+      await enqueue(tx, 'send-mail', mailJob('contact-staff', mail));
     }
-  } catch (err) {
-    logger.error({ err, contactMessageId: id }, 'could not mail staff about a contact message');
-  }
+    return row.id;
+  });
 }

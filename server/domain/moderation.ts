@@ -7,6 +7,7 @@ import { FEATURABLE, QUEUE_TABS } from '../../app/lib/moderation.ts';
 import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import type { AdStatus, AttributeOption, AttributeType } from '../db/schema.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
 import { type Actor, type AdMove, announceAdChanges, moveAd, recordRevision } from './ads.ts';
@@ -444,7 +445,7 @@ export async function getModerationAd(db: DB, id: number): Promise<ModerationAd>
  */
 export async function featureAd(db: DB, actor: Actor, id: number, until: Date | null, now = new Date()): Promise<void> {
   if (until && until.getTime() <= now.getTime()) throw new Invalid({ until: ['past'] });
-  await db.transaction().execute(async (trx) => {
+  await withTransaction(db, async (trx) => {
     const ad = await trx
       .selectFrom('ads')
       .select(['id', 'status', 'featured_until'])
@@ -463,8 +464,8 @@ export async function featureAd(db: DB, actor: Actor, id: number, until: Date | 
     await recordRevision(trx, actor, { type: 'ad', id }, until ? 'feature' : 'unfeature', {
       featured_until: [before, after],
     });
+    await announceAdChanges(trx, [id]);
   });
-  await announceAdChanges(db, [id]);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Permissions (kebab-case verbs on areas, docs/product/accounts-and-roles.md), the seeded roles,
 // and what a user may do.
 import type { DB } from '../db/index.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toBool } from '../db/values.ts';
 
 export const PERMISSIONS = [
@@ -56,7 +57,7 @@ export const ROLES: Record<string, Permission[]> = {
 
 /** Inserts missing permissions, roles and role grants; idempotent. */
 export async function seedPermissions(db: DB): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+  await withTransaction(db, async (tx) => {
     for (const name of PERMISSIONS) {
       await tx
         .insertInto('permissions')

@@ -17,8 +17,9 @@ import {
 import type { Auth } from '../auth/index.ts';
 import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso } from '../db/values.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue } from '../jobs/registry.ts';
 import { AVATAR_VARIANTS, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import type { AuthMeta } from './accounts.ts';
@@ -195,29 +196,30 @@ export async function updateAvatar(db: DB, storage: MediaStorage, userId: string
   const base = `avatars/${avatarFolder(userId)}/${randomBytes(8).toString('hex')}`;
   const keys = processed.variants.map((v) => `${base}-${v.name}.webp`);
   const url = storage.url(`${base}-large.webp`);
-  let previous: string | null;
   try {
     await Promise.all(processed.variants.map((v, i) => storage.put(keys[i], v.bytes, v.contentType)));
-    previous = await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
+    await withTransaction(db, async (tx, { afterCommit }) => {
+      const row = await tx.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
       if (!row) throw new NotFound('errors.user-not-found');
-      await trx.updateTable('users').set({ image: url, updated_at: new Date() }).where('id', '=', userId).execute();
-      return row.image;
+      await tx.updateTable('users').set({ image: url, updated_at: new Date() }).where('id', '=', userId).execute();
+      // The previous photo's files go once the account points at the new one.
+      afterCommit(() => deleteFiles(storage, ownAvatarKeys(userId, row.image)));
     });
   } catch (error) {
     await deleteFiles(storage, keys);
     throw error;
   }
-  await deleteFiles(storage, ownAvatarKeys(userId, previous));
   return url;
 }
 
 /** Removes the photo: the account shows initials again and our files are deleted. */
 export async function removeAvatar(db: DB, storage: MediaStorage, userId: string): Promise<void> {
-  const row = await db.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
-  if (!row) throw new NotFound('errors.user-not-found');
-  await db.updateTable('users').set({ image: null, updated_at: new Date() }).where('id', '=', userId).execute();
-  await deleteFiles(storage, ownAvatarKeys(userId, row.image));
+  await withTransaction(db, async (tx, { afterCommit }) => {
+    const row = await tx.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
+    if (!row) throw new NotFound('errors.user-not-found');
+    await tx.updateTable('users').set({ image: null, updated_at: new Date() }).where('id', '=', userId).execute();
+    afterCommit(() => deleteFiles(storage, ownAvatarKeys(userId, row.image)));
+  });
 }
 
 // Email and password ----------------------------------------------------------------------------
@@ -388,11 +390,11 @@ export async function saveNotificationPreferences(db: DB, userId: string, input:
 /** Password guesses through the delete form are slowed down like sign-ins. */
 export const DELETE_ACCOUNT_LIMIT = { name: 'delete-account', limit: 10, windowSeconds: 15 * 60 } as const;
 
-/** What was let go of inside the transaction and must be cleaned up after it commits. */
+/** What was let go of inside the transaction. */
 export interface ReleasedAccountData {
-  /** Storage keys to delete once the account is gone. */
+  /** Storage keys to delete once the account is gone (after its row, not merely this transaction). */
   files: string[];
-  /** The ads that left the site (for the page cache, once committed). */
+  /** The ads that left the site (the page cache hears of them once committed). */
   ads: number[];
 }
 
@@ -406,7 +408,11 @@ export interface ReleasedAccountData {
  *   "deleted member" (participant and sender set to null, not deleted);
  * - favorites, saved searches, notifications, company memberships: deleted with the account.
  */
-export async function releaseAccountData(trx: DB, userId: string): Promise<ReleasedAccountData> {
+export async function releaseAccountData(db: DB, userId: string): Promise<ReleasedAccountData> {
+  return withTransaction(db, (trx) => releaseIn(trx, userId));
+}
+
+async function releaseIn(trx: DB, userId: string): Promise<ReleasedAccountData> {
   const user = await trx.selectFrom('users').select('image').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new NotFound('errors.user-not-found');
   // The member's ads leave the site (soft-deleted, kept for staff without an owner: ads.user_id is
@@ -440,6 +446,10 @@ export async function releaseAccountData(trx: DB, userId: string): Promise<Relea
     for (const taxonomyId of new Set(live.map((a) => a.taxonomy_id))) {
       await enqueue(trx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
     }
+    await announceAdChanges(
+      trx,
+      live.map((a) => a.id),
+    );
   }
   return {
     files: [...ownAvatarKeys(userId, user.image), ...(await userAdImageKeys(trx, userId))],
@@ -481,8 +491,7 @@ export async function deleteAccount(
       throw new Invalid({ form: ['requires-recent-login'] });
     }
   }
-  const released = await db.transaction().execute((trx) => releaseAccountData(trx, userId));
-  await announceAdChanges(db, released.ads);
+  const released = await releaseAccountData(db, userId);
   let cookies: string[];
   try {
     const { headers } = await auth.api.deleteUser({

@@ -1,13 +1,15 @@
-// The jobs this app runs, by name, and the recurring ones. Later features add their handlers here
-// (image variants, ad expiry and reminders, counters, notifications).
+// The handlers of the jobs this app runs (names and payloads: ./registry.ts), and the recurring
+// ones. Later features add their jobs to the registry and their handlers here.
 import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { expireAds, recountTaxonomy, remindExpiringAds } from '../domain/ads.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
+import type { Mailer } from '../mail/index.ts';
 import { createStorage, type MediaStorage } from '../media/storage.ts';
 import { type JobHandler, pruneJobs, type Schedule } from './queue.ts';
+import { checkedHandlers, type JobName } from './registry.ts';
 
 // Job handlers get { db, logger } only; the media storage comes from the process's configuration
 // (the same environment the web or worker process started with), read the first time a file is
@@ -20,37 +22,46 @@ const storage: MediaStorage = {
   url: (key) => media().url(key),
 };
 
-export const handlers: Record<string, JobHandler> = {
-  /** Category ad counts of one taxonomy (enqueued, de-duplicated, by every status change). */
-  'recount-taxonomy': async (payload: { taxonomyId: number }, { db }) => recountTaxonomy(db, payload.taxonomyId),
-  /** Published ads past their lifetime become expired; their owners are told. */
-  'expire-ads': async (_payload, { db }) => void (await expireAds(db)),
-  /** Owners hear a few days before an ad expires (once). */
-  'remind-expiring-ads': async (_payload, { db }) => void (await remindExpiringAds(db)),
-  /** Expired rate-limit windows are dropped (the table stays small). */
-  'prune-rate-limits': async (_payload, { db }) => pruneRateLimits(db),
-  /** Finished jobs are forgotten after a week; dead ones stay for staff. */
-  'prune-jobs': async (_payload, { db }) => pruneJobs(db),
-  /** Ad photos uploaded a day ago and never attached to an ad are deleted with their files. */
-  'prune-orphan-ad-images': async (_payload, { db, logger }) => {
-    const removed = await pruneOrphanAdImages(db, storage);
-    if (removed) logger.info({ removed }, 'orphan ad photos removed');
-  },
-  /**
-   * SQLite's planner statistics kept fresh as tables grow (`PRAGMA optimize` re-analyses only what
-   * changed a lot). PostgreSQL's autovacuum does this by itself.
-   */
-  'optimize-database': async (_payload, { db, dialect }) => {
-    if (dialect === 'sqlite') await sql`pragma optimize`.execute(db);
-  },
-  /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
-  'prune-unconfirmed-phone-signups': async (_payload, { db, logger }) => {
-    const removed = await pruneUnconfirmedPhoneSignups(db, Date.now(), storage);
-    if (removed) logger.info({ removed }, 'unconfirmed phone sign-ups removed');
-  },
-};
+export interface JobDeps {
+  /** Where `send-mail` jobs go (server/mail/index.ts: SMTP, or files without SMTP_URL). */
+  mailer: Mailer;
+}
 
-export const schedules: Schedule[] = [
+/** The queue's handlers for every job of the registry, payloads checked against their schemas. */
+export const jobHandlers = ({ mailer }: JobDeps): Record<JobName, JobHandler> =>
+  checkedHandlers({
+    /** Sends a rendered mail (server/mail/outbox.ts); an SMTP failure is retried with backoff. */
+    'send-mail': async (payload) => mailer.send(payload.message),
+    /** Category ad counts of one taxonomy (enqueued, de-duplicated, by every status change). */
+    'recount-taxonomy': async (payload, { db }) => recountTaxonomy(db, payload.taxonomyId),
+    /** Published ads past their lifetime become expired; their owners are told. */
+    'expire-ads': async (_payload, { db }) => void (await expireAds(db)),
+    /** Owners hear a few days before an ad expires (once). */
+    'remind-expiring-ads': async (_payload, { db }) => void (await remindExpiringAds(db)),
+    /** Expired rate-limit windows are dropped (the table stays small). */
+    'prune-rate-limits': async (_payload, { db }) => pruneRateLimits(db),
+    /** Finished jobs are forgotten after a week; dead ones stay for staff. */
+    'prune-jobs': async (_payload, { db }) => pruneJobs(db),
+    /** Ad photos uploaded a day ago and never attached to an ad are deleted with their files. */
+    'prune-orphan-ad-images': async (_payload, { db, logger }) => {
+      const removed = await pruneOrphanAdImages(db, storage);
+      if (removed) logger.info({ removed }, 'orphan ad photos removed');
+    },
+    /**
+     * SQLite's planner statistics kept fresh as tables grow (`PRAGMA optimize` re-analyses only what
+     * changed a lot). PostgreSQL's autovacuum does this by itself.
+     */
+    'optimize-database': async (_payload, { db, dialect }) => {
+      if (dialect === 'sqlite') await sql`pragma optimize`.execute(db);
+    },
+    /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
+    'prune-unconfirmed-phone-signups': async (_payload, { db, logger }) => {
+      const removed = await pruneUnconfirmedPhoneSignups(db, Date.now(), storage);
+      if (removed) logger.info({ removed }, 'unconfirmed phone sign-ups removed');
+    },
+  });
+
+export const schedules: (Schedule & { name: JobName })[] = [
   { name: 'expire-ads', everySeconds: 15 * 60 },
   { name: 'remind-expiring-ads', everySeconds: 60 * 60 },
   { name: 'prune-rate-limits', everySeconds: 10 * 60 },

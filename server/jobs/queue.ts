@@ -2,14 +2,31 @@
 // image variants, expiry, reminders, counters, mails — is a row in `jobs`, written in the same
 // transaction as the change: it exists if and only if the change committed, and a worker sees it
 // only after the commit. Workers claim due jobs one at a time, retry failures with exponential
-// backoff and keep jobs that never succeed as `dead` for staff to see.
+// backoff and keep jobs that never succeed as `dead` for staff to see. Job names and payloads are
+// typed in ./registry.ts; the app enqueues through it. This module is the untyped machinery.
+import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DialectName } from '../db/index.ts';
+import { type Kysely, sql } from 'kysely';
+import type { DB, DialectName } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import { txHooks } from '../db/transaction.ts';
 import type { Logger } from '../logger.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
+// Workers of this process wait on this between polls: a job enqueued here wakes them at once (once
+// its transaction committed), so mail and other work start without waiting for the next poll.
+// Jobs enqueued by other processes are found by polling.
+const wakeups = new EventEmitter();
+wakeups.setMaxListeners(50);
+
+/** Wakes this process's idle workers (called for every job enqueued here, after its commit). */
+export function notifyJobs(): void {
+  wakeups.emit('job');
+}
+
+/** A failure retrying cannot fix (e.g. a payload its schema refuses): the job is dead at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
 
 export interface EnqueueOptions {
   /** When to run, epoch ms (default: now). */
@@ -21,9 +38,13 @@ export interface EnqueueOptions {
   queue?: string;
 }
 
-/** Adds a job; pass the transaction of the change it belongs to. Returns its id, or null when de-duplicated. */
-export async function enqueue(
-  db: Db,
+/**
+ * Adds a job (untyped: the app uses `enqueue` of ./registry.ts). Pass the transaction of the change
+ * it belongs to (server/db/transaction.ts): the job exists if and only if the change commits, and
+ * this process's workers are woken after the commit. Returns its id, or null when de-duplicated.
+ */
+export async function enqueueJob(
+  db: DB,
   name: string,
   payload: unknown = {},
   options: EnqueueOptions = {},
@@ -41,6 +62,12 @@ export async function enqueue(
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
+  if (row) {
+    const hooks = txHooks(db);
+    if (hooks) hooks.afterCommit(notifyJobs);
+    // In a transaction opened some other way the job is not visible yet: the poll finds it.
+    else if (!db.isTransaction) notifyJobs();
+  }
   return row ? Number(row.id) : null;
 }
 
@@ -96,6 +123,8 @@ export function createWorker(options: WorkerOptions): Worker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  /** A job was enqueued in this process while the worker was busy: look again before sleeping. */
+  let again = false;
 
   /** Takes the next due job (or one whose worker's lock expired) and marks it running. */
   async function claim() {
@@ -141,7 +170,7 @@ export function createWorker(options: WorkerOptions): Worker {
         .where('id', '=', job.id)
         .execute();
     } catch (error) {
-      const dead = attempt >= Number(job.max_attempts);
+      const dead = attempt >= Number(job.max_attempts) || error instanceof PermanentJobError;
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       await db
         .updateTable('jobs')
@@ -162,7 +191,7 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     const schedule = options.schedules?.find((s) => s.name === job.name);
     if (schedule) {
-      await enqueue(
+      await enqueueJob(
         db,
         schedule.name,
         {},
@@ -180,21 +209,30 @@ export function createWorker(options: WorkerOptions): Worker {
 
   async function seedSchedules() {
     for (const s of options.schedules ?? []) {
-      await enqueue(db, s.name, {}, { runAt: now(), uniqueKey: `schedule:${s.name}`, queue });
+      await enqueueJob(db, s.name, {}, { runAt: now(), uniqueKey: `schedule:${s.name}`, queue });
     }
   }
 
   const loop = async () => {
+    timer = undefined;
     if (stopped) return;
+    again = false;
     try {
       await drain();
     } catch (err) {
       logger.error({ err }, 'job worker error');
     }
-    if (!stopped) timer = setTimeout(tick, options.pollMs ?? 1000);
+    if (!stopped) timer = setTimeout(tick, again ? 0 : (options.pollMs ?? 1000));
   };
   const tick = () => {
     running = loop();
+  };
+  const wake = () => {
+    if (stopped) return;
+    if (timer) {
+      clearTimeout(timer);
+      tick();
+    } else again = true;
   };
 
   return {
@@ -205,12 +243,14 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (!stopped) return;
       stopped = false;
+      wakeups.on('job', wake);
       running = seedSchedules()
         .catch((err) => logger.error({ err }, 'job schedules could not be seeded'))
         .then(loop);
     },
     async stop() {
       stopped = true;
+      wakeups.off('job', wake);
       if (timer) clearTimeout(timer);
       await running;
     },

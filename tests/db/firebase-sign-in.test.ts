@@ -38,7 +38,7 @@ describe.each(dialects)('Firebase sign-in on %s', (dialect) => {
       FIREBASE_PROJECT_ID: PROJECT,
       FIREBASE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/keys`,
     });
-    auth = createAuth(config, t, { mailer: { send: async () => {} } });
+    auth = createAuth(config, t);
   });
   afterAll(async () => {
     await new Promise<void>((r) => jwks.close(() => r()));

@@ -54,7 +54,7 @@ describe.each(dialects)('route guards on %s', (dialect) => {
       DATA_DIR: dir,
       AUTH_SECRET: 'guards-test-secret-0123456789-abcdefghijkl',
     });
-    const auth = createAuth(config, t, { mailer: { send: async () => {} } });
+    const auth = createAuth(config, t, { quiet: true });
     context = new RouterContextProvider();
     context.set(servicesContext, { auth, database: t } as unknown as AppServices);
     cookies.visitor = '';

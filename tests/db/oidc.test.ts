@@ -7,13 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toNodeHandler } from 'better-auth/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuth } from '../../server/auth/index.ts';
 import { mapOidcProfile, type OidcProvider, oidcProviderFromEnv } from '../../server/auth/oidc.ts';
 import { loadConfig } from '../../server/config.ts';
 import { timestampValue } from '../../server/db/dates.ts';
 import type { MailMessage } from '../../server/mail/index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+import { startMailWorker } from '../support/mail-worker.ts';
 import { completeOidcLogin, cookieClient, type OidcTestProvider, startOidcProvider } from '../support/oidc-provider.ts';
 
 const CALLBACK_PATH = '/api/auth/callback/oidc';
@@ -40,7 +41,7 @@ async function listen() {
 }
 
 /** The app's own Better Auth instance, configured for the provider through the environment as in production. */
-function createOidcAuth(base: string, dataDir: string, db: TestDatabase, provider: OidcProvider, mails: MailMessage[]) {
+function createOidcAuth(base: string, dataDir: string, db: TestDatabase, provider: OidcProvider) {
   const config = loadConfig({
     NODE_ENV: 'test',
     APP_URL: base,
@@ -52,7 +53,7 @@ function createOidcAuth(base: string, dataDir: string, db: TestDatabase, provide
     OIDC_NAME: provider.name,
   });
   expect(config.oidc).toEqual(provider);
-  return createAuth(config, db, { mailer: { send: async (m) => void mails.push(m) } });
+  return createAuth(config, db);
 }
 
 type Auth = ReturnType<typeof createOidcAuth>;
@@ -68,6 +69,7 @@ describe.each(dialects)('sign-in with OpenID Connect on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestDatabase(dialect);
+    servers.push({ close: startMailWorker(t, (m) => void mails.push(m)).stop });
     dataDir = mkdtempSync(path.join(tmpdir(), 'souq-oidc-'));
     const good = await listen();
     const bad = await listen();
@@ -91,11 +93,11 @@ describe.each(dialects)('sign-in with OpenID Connect on %s', (dialect) => {
       name: 'Test IdP',
       scopes: ['openid', 'email', 'profile'],
     });
-    app = { base: good.base, auth: createOidcAuth(good.base, dataDir, t, provider('souq', 'souq-secret'), mails) };
+    app = { base: good.base, auth: createOidcAuth(good.base, dataDir, t, provider('souq', 'souq-secret')) };
     good.mount(toNodeHandler(app.auth));
     misconfigured = {
       base: bad.base,
-      auth: createOidcAuth(bad.base, dataDir, t, provider('souq-2', 'wrong-secret'), mails),
+      auth: createOidcAuth(bad.base, dataDir, t, provider('souq-2', 'wrong-secret')),
     };
     bad.mount(toNodeHandler(misconfigured.auth));
   });
@@ -181,7 +183,7 @@ describe.each(dialects)('sign-in with OpenID Connect on %s', (dialect) => {
     expect(result.location).toBe('/');
     const session = await sessionOf(app.auth, result.token as string);
     expect(session?.user).toMatchObject({ email: 'bob@example.test', emailVerified: false, locale: 'ar' });
-    expect(mails.map((m) => m.to)).toEqual(['bob@example.test']);
+    await vi.waitFor(() => expect(mails.map((m) => m.to)).toEqual(['bob@example.test']));
   });
 
   it('does not link to an existing password account until its email is verified', async () => {

@@ -25,7 +25,6 @@ import {
   updateProfile,
   wantsNotification,
 } from '../../server/domain/profile.ts';
-import type { MailMessage } from '../../server/mail/index.ts';
 import { createLocalStorage } from '../../server/media/storage.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -36,7 +35,6 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
   let t: TestDatabase;
   let dir: string;
   let auth: ReturnType<typeof createAuth>;
-  const mails: MailMessage[] = [];
   const storage = () => createLocalStorage(path.join(dir, 'uploads'));
   const file = (key: string) => path.join(dir, 'uploads', key);
 
@@ -48,7 +46,7 @@ describe.each(dialects)('profile settings on %s', (dialect) => {
       DATA_DIR: dir,
       AUTH_SECRET: 'profile-test-secret-0123456789-abcdefghijklmnop',
     });
-    auth = createAuth(config, t, { mailer: { send: async (m) => void mails.push(m) } });
+    auth = createAuth(config, t);
     await t.db
       .insertInto('cities')
       .values({ slug: 'tripoli', name_ar: 'طرابلس', name_en: 'Tripoli', lat: 32.8872, lng: 13.1913, position: 1 })

@@ -20,6 +20,7 @@ import { Invalid } from '../../server/domain/errors.ts';
 import type { MailMessage } from '../../server/mail/index.ts';
 import type { SmsMessage } from '../../server/sms/index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
+import { startMailWorker } from '../support/mail-worker.ts';
 
 const PASSWORD = 'registration-passphrase';
 let ip = 0;
@@ -46,6 +47,7 @@ describe.each(dialects)('registration on %s', (dialect) => {
   const mails: MailMessage[] = [];
   const texts: SmsMessage[] = [];
   let notices: AccountNotices;
+  let mailWorker: { stop(): Promise<void> };
   let n = 0;
   const email = () => `reg-${dialect}-${Date.now()}-${++n}@example.ly`;
   const number = () => `+21894${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
@@ -67,16 +69,17 @@ describe.each(dialects)('registration on %s', (dialect) => {
       DATA_DIR: dir,
       AUTH_SECRET: 'registration-test-secret-0123456789-abcdefgh',
     });
-    const mailer = { send: async (m: MailMessage) => void mails.push(m) };
     const sms = { send: async (m: SmsMessage) => void texts.push(m) };
-    auth = createAuth(config, t, { mailer, sms });
-    notices = { mailer, sms, baseUrl: 'https://souq.example' };
+    mailWorker = startMailWorker(t, (m) => void mails.push(m));
+    auth = createAuth(config, t, { sms });
+    notices = { sms, baseUrl: 'https://souq.example' };
   });
   beforeEach(() => {
     mails.length = 0;
     texts.length = 0;
   });
   afterAll(async () => {
+    await mailWorker.stop();
     await t.drop();
     rmSync(dir, { recursive: true, force: true });
   });

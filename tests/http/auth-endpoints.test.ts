@@ -32,7 +32,7 @@ async function betterAuthEndpoints() {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40), ...ENV });
   const database = openDatabase(config.database);
   try {
-    const auth = createAuth(config, database, { mailer: { send: async () => {} } });
+    const auth = createAuth(config, database);
     const paths = Object.values(auth.api as Record<string, { path?: string }>)
       .map((endpoint) => endpoint.path)
       .filter((p): p is string => typeof p === 'string')

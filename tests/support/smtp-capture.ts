@@ -4,9 +4,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
-export async function startSmtpCapture(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+/** `refuse`: the first N messages are answered `451` (a temporary failure) and not kept. */
+export async function startSmtpCapture(
+  dir: string,
+  opts: { refuse?: number } = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
   mkdirSync(dir, { recursive: true });
   let n = 0;
+  let refuse = opts.refuse ?? 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -15,6 +20,10 @@ export async function startSmtpCapture(dir: string): Promise<{ url: string; stop
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (refuse > 0) {
+          refuse--;
+          return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        }
         writeFileSync(path.join(dir, `${Date.now()}-${n++}.eml`), Buffer.concat(chunks));
         callback();
       });

@@ -10,7 +10,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { CONTACT_SUBJECTS, contactSchema } from '~/lib/validation/contact.ts';
-import { notifyStaffOfContact, submitContactMessage } from '../../../server/domain/contact.ts';
+import { submitContactMessage } from '../../../server/domain/contact.ts';
 import type { Route } from './+types/contact';
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -21,13 +21,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const info = requestInfo(context);
   return formAction(await request.formData(), contactSchema, async (value, form) => {
-    const id = await submitContactMessage(db(context), value, {
+    await submitContactMessage(db(context), value, {
       ip: info.ip,
       userAgent: info.userAgent,
       locale: localeOf(request),
+      staffEmails: services(context).config.contactEmails,
     });
-    const { mailer, config } = services(context);
-    await notifyStaffOfContact(db(context), mailer, config.contactEmails, id, info.logger);
     return { result: form.cleared(), formError: undefined, sent: true };
   });
 }
