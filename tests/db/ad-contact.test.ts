@@ -23,7 +23,7 @@ import {
 } from '../../server/domain/ads.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound, TooManyRequests } from '../../server/domain/errors.ts';
-import { insertMember, testPhoneNumber, toyotaAdInput } from '../support/ad-fixtures.ts';
+import { insertMember, TOYOTA_AD_FORM, testPhoneNumber, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 describe.each(dialects)('contact options on %s', (dialect) => {
@@ -52,12 +52,7 @@ describe.each(dialects)('contact options on %s', (dialect) => {
 
   it('the form asks for calls or WhatsApp, and for a confirmed number first', () => {
     const valid = {
-      title: 'Toyota Corolla 2015',
-      description: 'Clean car, one owner, full service history in Tripoli.',
-      price_type: 'fixed',
-      price: '45000',
-      currency: 'LYD',
-      city: '1',
+      ...TOYOTA_AD_FORM,
       submission_key: 'k1',
       attrs: { year: '2015', model: 'corolla' },
     };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DB } from '../../server/db/index.ts';
 import { jobHandlers, schedules } from '../../server/jobs/app-jobs.ts';
 import { backoffMs, createWorker, enqueueJob as enqueue, type JobHandler, pruneJobs } from '../../server/jobs/queue.ts';
 import { enqueue as enqueueTyped } from '../../server/jobs/registry.ts';
@@ -13,6 +14,14 @@ import { type MailPayload, mailJob } from '../../server/mail/outbox.ts';
 import { verifyEmailMail } from '../../server/mail/templates.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 import { readMails, startSmtpCapture } from '../support/smtp-capture.ts';
+
+/** A job's row by id (null: none, so it throws). */
+const jobRow = (db: DB, id: number | null) =>
+  db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', '=', id ?? -1)
+    .executeTakeFirstOrThrow();
 
 const logger = createLogger('silent');
 
@@ -29,12 +38,7 @@ describe.each(dialects)('job queue on %s', (dialect) => {
   });
   const worker = (handlers: Record<string, JobHandler>, extra = {}) =>
     createWorker({ db: t.db, dialect, logger, handlers, now, ...extra });
-  const job = (id: number | null) =>
-    t.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', '=', id ?? -1)
-      .executeTakeFirstOrThrow();
+  const job = (id: number | null) => jobRow(t.db, id);
 
   it('runs a due job once with its payload and marks it done', async () => {
     const seen: unknown[] = [];
@@ -239,12 +243,7 @@ describe.each(dialects)('mail through the queue on %s', (dialect) => {
     createMailer({ smtpUrl: smtp.url, mailFrom: 'Souq <no-reply@souq.test>', dataDir: mailDir }, logger);
   const worker = () =>
     createWorker({ db: t.db, dialect, logger, handlers: jobHandlers({ mailer: mailer() }), now: () => clock });
-  const job = (id: number | null) =>
-    t.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', '=', id ?? -1)
-      .executeTakeFirstOrThrow();
+  const job = (id: number | null) => jobRow(t.db, id);
 
   it('retries a refused mail with backoff until the SMTP server takes it', async () => {
     const message = verifyEmailMail(

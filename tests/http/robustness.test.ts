@@ -12,6 +12,7 @@ import enErrors from '../../app/i18n/locales/en/errors.json' with { type: 'json'
 import { FORM_BODY_LIMIT } from '../../app/lib/body-limit.ts';
 import routes from '../../app/routes.ts';
 import { API_BODY_LIMIT } from '../../server/http/body.ts';
+import { TOYOTA_AD_FORM } from '../support/ad-fixtures.ts';
 import { type DialectServer, dialects, startDialectServer } from '../support/dialect-server.ts';
 import { BROWSER_UA } from '../support/http-browser.ts';
 
@@ -326,12 +327,7 @@ describe.each(dialects)('on %s', (dialect) => {
   it('refuses hostile values in otherwise complete forms (the ad form, the moderation queue)', async () => {
     const admin = await signIn(base, 'admin@souq.test');
     const complete = {
-      title: 'Toyota Corolla 2015',
-      description: 'Clean car, one owner, full service history in Tripoli.',
-      price_type: 'fixed',
-      price: '45000',
-      currency: 'LYD',
-      city: '1',
+      ...TOYOTA_AD_FORM,
       'attrs.year': '2015',
       'attrs.model': 'corolla',
       contact_phone: 'on',

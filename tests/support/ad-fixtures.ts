@@ -46,3 +46,13 @@ export const toyotaAdInput = (cityId: number, over: Partial<AdInput> = {}): AdIn
   attrs: { year: 2015, model: 'corolla' },
   ...over,
 });
+
+/** The text fields of a complete Toyota ad as a form posts them (city 1: the first seeded city). */
+export const TOYOTA_AD_FORM = {
+  title: 'Toyota Corolla 2015',
+  description: 'Clean car, one owner, full service history in Tripoli.',
+  price_type: 'fixed',
+  price: '45000',
+  currency: 'LYD',
+  city: '1',
+} as const;
