@@ -19,7 +19,7 @@ import { seedDemoAds } from './db/seed/ads.ts';
 import { seedDemoAccounts } from './db/seed/demo.ts';
 import { isDatabaseEmpty, seedCatalogue } from './db/seed/index.ts';
 import { setAfterCommitLogger } from './db/transaction.ts';
-import { recordAdView } from './domain/ad-view.ts';
+import { recordAdView } from './domain/ads/view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';

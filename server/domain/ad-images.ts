@@ -1,7 +1,7 @@
 // Ad photos (docs/product/ads.md): uploaded one by one while the ad form is filled in, before the ad exists.
 // Each upload is checked and re-encoded on the server (server/media/images.ts) and becomes an
 // `ad_images` row owned by the member with `ad_id` null ("pending"). Saving the ad attaches the
-// rows it names (ad_id + position, in the ad's transaction: server/domain/ads.ts); pending rows
+// rows it names (ad_id + position, in the ad's transaction: server/domain/ads/placing.ts); pending rows
 // nobody attached within a day are pruned with their files by the `prune-orphan-ad-images` job.
 //
 // Files: `ads/<yyyy>/<mm>/<random>-<variant>.webp`; the row's `key` is the part before `-<variant>`.

@@ -10,7 +10,10 @@ import type { AdStatus, AttributeOption, AttributeType } from '../db/schema.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
-import { type Actor, type AdMove, announceAdChanges, moveAd, recordRevision } from './ads.ts';
+import { announceAdChanges } from './ads/bookkeeping.ts';
+import type { Actor } from './ads/rules.ts';
+import { type AdMove, moveAd } from './ads/status.ts';
+import { recordRevision } from './audit.ts';
 import { Invalid, NotFound } from './errors.ts';
 
 /** The queue's status tabs, in order (shared with the page that builds its links). */

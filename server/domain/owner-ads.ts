@@ -7,7 +7,9 @@ import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
 import { toBool, toIso, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
-import { AD_RULES, attributeValues, bumpWait, countActiveAds } from './ads.ts';
+import { attributeValues } from './ads/placing.ts';
+import { AD_RULES, countActiveAds } from './ads/rules.ts';
+import { bumpWait } from './ads/status.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
 

@@ -24,7 +24,7 @@ import { AVATAR_VARIANTS, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import type { AuthMeta } from './accounts.ts';
 import { userAdImageKeys } from './ad-images.ts';
-import { announceAdChanges } from './ads.ts';
+import { announceAdChanges } from './ads/bookkeeping.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { hitRateLimit } from './rate-limit.ts';
 

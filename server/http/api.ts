@@ -18,7 +18,7 @@ import {
 } from '../../app/lib/search-query.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
-import { cardsByIds, publishedCard } from '../domain/ad-view.ts';
+import { cardsByIds, publishedCard } from '../domain/ads/cards.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
 import { parseViewport, searchMap, VIEWPORT_PARAMETERS } from '../domain/search/map.ts';

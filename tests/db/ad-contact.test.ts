@@ -6,21 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toNumber } from '../../server/db/values.ts';
+import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads/placing.ts';
+import { confirmedPhone } from '../../server/domain/ads/rules.ts';
+import { moveAd } from '../../server/domain/ads/status.ts';
 import {
   adAudience,
   loadAdView,
   PHONE_REVEAL_LIMIT,
   recordAdView,
   revealSellerPhone,
-} from '../../server/domain/ad-view.ts';
-import {
-  type AdInput,
-  confirmedPhone,
-  createAd,
-  moveAd,
-  resolveCategoryPath,
-  updateAd,
-} from '../../server/domain/ads.ts';
+} from '../../server/domain/ads/view.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound, TooManyRequests } from '../../server/domain/errors.ts';
 import { insertMember, TOYOTA_AD_FORM, testPhoneNumber, toyotaAdInput } from '../support/ad-fixtures.ts';

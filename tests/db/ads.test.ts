@@ -2,19 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toJson, toNumber } from '../../server/db/values.ts';
-import {
-  AD_RULES,
-  type AdInput,
-  createAd,
-  expireAds,
-  moveAd,
-  recountTaxonomy,
-  remindExpiringAds,
-  repostAd,
-  resolveCategoryPath,
-  slugify,
-  updateAd,
-} from '../../server/domain/ads.ts';
+import { recountTaxonomy } from '../../server/domain/ads/bookkeeping.ts';
+import { type AdInput, createAd, resolveCategoryPath, slugify, updateAd } from '../../server/domain/ads/placing.ts';
+import { AD_RULES } from '../../server/domain/ads/rules.ts';
+import { expireAds, moveAd, remindExpiringAds, repostAd } from '../../server/domain/ads/status.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
 import { insertMember, toyotaAdInput } from '../support/ad-fixtures.ts';

@@ -3,7 +3,8 @@
 // revision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { type AdInput, createAd, moveAd, resolveCategoryPath } from '../../server/domain/ads.ts';
+import { type AdInput, createAd, resolveCategoryPath } from '../../server/domain/ads/placing.ts';
+import { moveAd } from '../../server/domain/ads/status.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
 import { featureAd, getModerationAd, listModerationQueue } from '../../server/domain/moderation.ts';

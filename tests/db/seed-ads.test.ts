@@ -11,7 +11,8 @@ import { DEMO_SELLERS, restoreAfterBulkLoad, seedBulkAds, seedDemoAds } from '..
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { matchAdText } from '../../server/db/text-search.ts';
 import { toBool, toJson, toNumber } from '../../server/db/values.ts';
-import { ACTIVE_STATUSES, AD_RULES, recountTaxonomy, recountUserAds } from '../../server/domain/ads.ts';
+import { recountTaxonomy, recountUserAds } from '../../server/domain/ads/bookkeeping.ts';
+import { ACTIVE_STATUSES, AD_RULES } from '../../server/domain/ads/rules.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { adSearchRow, indexAdText } from '../../server/domain/search/text-index.ts';
 import { createLocalStorage } from '../../server/media/storage.ts';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdStatus } from '../../server/db/schema.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { resolveCategoryPath } from '../../server/domain/ads.ts';
+import { resolveCategoryPath } from '../../server/domain/ads/placing.ts';
 import {
   ADS_PER_SITEMAP,
   adChunks,

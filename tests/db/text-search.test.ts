@@ -8,7 +8,7 @@ import { migrations } from '../../server/db/migrations/index.ts';
 import { seedBulkAds } from '../../server/db/seed/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { matchAdText, textCandidates, tsQuery } from '../../server/db/text-search.ts';
-import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads.ts';
+import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads/placing.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { indexAdText } from '../../server/domain/search/text-index.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';

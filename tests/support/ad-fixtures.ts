@@ -1,6 +1,6 @@
 // Members and ad inputs for the data-layer suites (tests/db), written straight into the database.
 import type { DB } from '../../server/db/index.ts';
-import type { AdInput } from '../../server/domain/ads.ts';
+import type { AdInput } from '../../server/domain/ads/placing.ts';
 
 let members = 0;
 

@@ -7,7 +7,7 @@ import { serverSql as sql } from './server-db.ts';
 
 /**
  * A new member, signed in. With a confirmed phone number unless `phone: false`: placing an ad needs
- * one (server/domain/ads.ts), so it is written straight into the database as an SMS code would.
+ * one (server/domain/ads/placing.ts), so it is written straight into the database as an SMS code would.
  */
 export async function member(prefix = 'member', options: { phone?: boolean } = {}): Promise<Browser> {
   const b = browser();

@@ -6,7 +6,7 @@ import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
+import type { AdCard as AdCardData } from '../../../server/domain/ads/cards.ts';
 import { RelativeTime } from '../relative-time.tsx';
 import classes from './ad-card.module.css';
 

@@ -5,7 +5,7 @@ import { type DoneNotice, parseQueueQuery, queueSearch, withDone } from '~/lib/m
 import { localeOf, requestInfo } from '~/lib/route.server.ts';
 import { can } from '../../../server/domain/access.ts';
 import type { SessionUser } from '../../../server/domain/accounts.ts';
-import type { Actor } from '../../../server/domain/ads.ts';
+import type { Actor } from '../../../server/domain/ads/rules.ts';
 
 /** What the staff member may do here; the pages show only these actions, the actions check again. */
 export interface ModerationRights {

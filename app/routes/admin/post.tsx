@@ -49,7 +49,7 @@ import {
   rejectionReasonValue,
   rejectSchema,
 } from '~/lib/validation/moderation.ts';
-import { moveAd } from '../../../server/domain/ads.ts';
+import { moveAd } from '../../../server/domain/ads/status.ts';
 import { featureAd, getModerationAd, type ModerationAd } from '../../../server/domain/moderation.ts';
 import type { Permission } from '../../../server/domain/permissions.ts';
 import type { Route } from './+types/post';

@@ -38,15 +38,15 @@ import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
 import { can } from '../../../server/domain/access.ts';
+import { reportAd } from '../../../server/domain/ads/reports.ts';
 import {
   adAudience,
   isPublicStatus,
   loadAdView,
   recordAdView,
-  reportAd,
   revealSellerPhone,
   similarAds,
-} from '../../../server/domain/ad-view.ts';
+} from '../../../server/domain/ads/view.ts';
 import type { Route } from './+types/ad-page';
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone

@@ -16,15 +16,8 @@ import { requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
-import {
-  AD_RULES,
-  type AdInput,
-  confirmedPhone,
-  countActiveAds,
-  createAd,
-  isLeaf,
-  resolveCategoryPath,
-} from '../../../server/domain/ads.ts';
+import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
+import { AD_RULES, confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
 import { findOwnAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/place-ad';

@@ -11,7 +11,7 @@ import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { listUserAds, loadPublicProfile } from '../../../server/domain/ad-view.ts';
+import { listUserAds, loadPublicProfile } from '../../../server/domain/member-page.ts';
 import type { Route } from './+types/user-page';
 
 // `/users/{id}` (docs/product/site.md): a member's public profile and published ads. Unknown or banned → 404.

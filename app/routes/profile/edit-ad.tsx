@@ -14,7 +14,8 @@ import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
-import { AD_RULES, type AdInput, confirmedPhone, updateAd } from '../../../server/domain/ads.ts';
+import { type AdInput, updateAd } from '../../../server/domain/ads/placing.ts';
+import { AD_RULES, confirmedPhone } from '../../../server/domain/ads/rules.ts';
 import { listCategoryAttributes, listCities } from '../../../server/domain/catalog.ts';
 import { editableAd, ownAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/edit-ad';

@@ -17,7 +17,7 @@ import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { ownAdMoveSchema } from '~/lib/validation/ads.ts';
-import { moveAd } from '../../../server/domain/ads.ts';
+import { moveAd } from '../../../server/domain/ads/status.ts';
 import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
 

@@ -14,7 +14,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { repostAd } from '../../../server/domain/ads.ts';
+import { repostAd } from '../../../server/domain/ads/status.ts';
 import { ownAd, repostQuote } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/repost-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';

@@ -12,7 +12,7 @@ import { db, services, tFor } from '~/lib/route.server.ts';
 import { EMPTY_QUERY } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { type AdCard, cardsByIds } from '../../../server/domain/ad-view.ts';
+import { type AdCard, cardsByIds } from '../../../server/domain/ads/cards.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/home';

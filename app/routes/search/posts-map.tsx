@@ -38,7 +38,7 @@ import { localeOf, services, tFor } from '~/lib/route.server.ts';
 import { parseSearchQuery, type SearchQuery, searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import type { AdCard as AdCardData } from '../../../server/domain/ad-view.ts';
+import type { AdCard as AdCardData } from '../../../server/domain/ads/cards.ts';
 import type { MapCluster, MapResult } from '../../../server/domain/search/map.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts-map';

@@ -20,7 +20,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Insertable, sql, type Transaction } from 'kysely';
-import { AD_RULES, recountTaxonomy, recountUserAds, slugify, valueRows } from '../../domain/ads.ts';
+import { recountTaxonomy, recountUserAds } from '../../domain/ads/bookkeeping.ts';
+import { slugify, valueRows } from '../../domain/ads/placing.ts';
+import { AD_RULES } from '../../domain/ads/rules.ts';
 import { adSearchRow } from '../../domain/search/text-index.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { DB, DialectName } from '../index.ts';
@@ -337,7 +339,7 @@ async function ensureSellers(db: DB, catalogue: Catalogue, now: Date, extra: num
 
 // ───────────────────────── one ad ─────────────────────────
 
-/** Calls and/or WhatsApp: every ad offers at least one (server/domain/ads.ts), a call when neither was drawn. */
+/** Calls and/or WhatsApp: every ad offers at least one (server/domain/ads/placing.ts), a call when neither was drawn. */
 const contactOptions = (phone: boolean, whatsapp: boolean) => ({
   contact_phone: phone || !whatsapp,
   contact_whatsapp: whatsapp,

@@ -4,7 +4,7 @@
 
 import { hasFilters, type SearchQuery } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../db/index.ts';
-import { type AdCard, cardsByIds } from '../ad-view.ts';
+import { type AdCard, cardsByIds } from '../ads/cards.ts';
 import { attributeLabel } from '../catalog.ts';
 import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
 import { filterableAttributes, type ResolvedQuery, searchAds } from './service.ts';

@@ -1,58 +1,19 @@
-// Ads (docs/product/ads.md): placing, editing and the status machine. Every change writes, in the
-// same transaction (server/db/transaction.ts), its status history, an audit revision, the
-// denormalised counters' jobs and the owner's notifications, so none of them can disagree with the
-// ad; the page cache hears of it once committed.
+// Placing and editing an ad (docs/product/ads.md): the form's values checked against the category's
+// attributes, the city and the seller's contact options, then written with their photos, text index
+// and revision in one transaction.
 import type { Insertable } from 'kysely';
-import { PRICED, type PriceType } from '../../app/lib/validation/ads.ts';
-import type { DB } from '../db/index.ts';
-import type { AdStatus, Database } from '../db/schema.ts';
-import { afterCommitOf, withTransaction } from '../db/transaction.ts';
-import { toNumber } from '../db/values.ts';
-import { enqueue } from '../jobs/registry.ts';
-import { adChanged } from './ad-changes.ts';
-import { hasConfirmedPhone } from './ad-view.ts';
-import type { Attribute, CategoryPath } from './catalog.ts';
-import { getCategoryPath } from './catalog.ts';
-import { Invalid, NotFound } from './errors.ts';
-import { indexAdText } from './search/text-index.ts';
-
-/**
- * Tells this process's listeners (the page cache) that these ads changed, once the change is
- * committed: pass the `tx` of the change (the ads are read in it, the announcement waits for its
- * commit), or a plain `db` after an autocommitted write. Unknown ids are skipped.
- */
-export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  const rows = await db
-    .selectFrom('ads')
-    .select(['id', 'category_id', 'taxonomy_id', 'user_id'])
-    .where('id', 'in', ids)
-    .execute();
-  await afterCommitOf(db, () => {
-    for (const r of rows) {
-      adChanged({ adId: r.id, categoryId: r.category_id, taxonomyId: r.taxonomy_id, userId: r.user_id });
-    }
-  });
-}
-
-/** Business constants (docs/product/ads.md); the back office will make them settings. */
-export const AD_RULES = {
-  lifetimeDays: 30,
-  reminderDaysBefore: 3,
-  /** Ads a member may have pending or published at once without a package. */
-  freeActiveAds: 5,
-  /** A published ad may be bumped once per this many days. */
-  repostCooldownDays: 7,
-} as const;
-
-/** Statuses that count against the allowance and the member's active-ad count. */
-export const ACTIVE_STATUSES: AdStatus[] = ['pending', 'published'];
-
-export interface Actor {
-  id: string;
-  ip?: string;
-  userAgent?: string;
-}
+import { PRICED, type PriceType } from '../../../app/lib/validation/ads.ts';
+import type { DB } from '../../db/index.ts';
+import type { AdStatus, Database } from '../../db/schema.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { toNumber } from '../../db/values.ts';
+import { recordRevision } from '../audit.ts';
+import type { Attribute, CategoryPath } from '../catalog.ts';
+import { getCategoryPath } from '../catalog.ts';
+import { Invalid, NotFound } from '../errors.ts';
+import { indexAdText } from '../search/text-index.ts';
+import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
+import { ACTIVE_STATUSES, type Actor, AD_RULES, checkAllowance, confirmedPhone, DAY } from './rules.ts';
 
 export interface AdInput {
   title: string;
@@ -70,8 +31,6 @@ export interface AdInput {
   submission_key: string;
   attrs: Record<string, unknown>;
 }
-
-const DAY = 86_400_000;
 
 /**
  * The leaf category an ad is placed in, from `/place-your-ad/{taxonomy}/{category...}`: every
@@ -157,16 +116,6 @@ async function checkPlace(trx: DB, input: Pick<AdInput, 'city' | 'area'>) {
   }
 }
 
-/** The member's confirmed phone number (E.164), or null: what the ad form offers buyers. */
-export async function confirmedPhone(db: DB, userId: string): Promise<string | null> {
-  const user = await db
-    .selectFrom('users')
-    .select(['phone_number', 'phone_number_verified'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return user && hasConfirmedPhone(user.phone_number, user.phone_number_verified) ? user.phone_number : null;
-}
-
 /**
  * Every ad can be answered today (chat is not built yet): calls and WhatsApp go to the seller's
  * confirmed phone number, so an ad needs that number and at least one of the two, whatever the
@@ -180,43 +129,6 @@ async function checkContact(trx: DB, userId: string, input: Pick<AdInput, 'conta
     });
   }
   if (!input.contact_phone && !input.contact_whatsapp) throw new Invalid({ contact_phone: ['contact-required'] });
-}
-
-/** The member's pending and published ads (what the allowance counts). */
-export async function countActiveAds(db: DB, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('ads')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
-    .where('status', 'in', ACTIVE_STATUSES)
-    .executeTakeFirstOrThrow();
-  return toNumber(row.n);
-}
-
-/** Refuses when the member already has as many pending or published ads as the free allowance. */
-async function checkAllowance(trx: DB, userId: string) {
-  if ((await countActiveAds(trx, userId)) >= AD_RULES.freeActiveAds) {
-    throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
-  }
-}
-
-/** One line of the ad's status history, dated like the change it records. */
-async function recordStatus(
-  trx: DB,
-  adId: number,
-  change: { from: AdStatus | null; to: AdStatus; actor?: Actor | null; reason?: string | null; now: Date },
-) {
-  await trx
-    .insertInto('ad_status_history')
-    .values({
-      ad_id: adId,
-      from_status: change.from,
-      to_status: change.to,
-      actor_id: change.actor?.id ?? null,
-      reason: change.reason ?? null,
-      created_at: change.now,
-    })
-    .execute();
 }
 
 /** The member's own unattached photos (or those already on this ad), in the order given. */
@@ -241,81 +153,6 @@ async function attachPhotos(trx: DB, userId: string, adId: number, photos: numbe
   for (const [position, id] of photos.entries()) {
     await trx.updateTable('ad_images').set({ ad_id: adId, position }).where('id', '=', id).execute();
   }
-}
-
-export async function recordRevision(
-  trx: DB,
-  actor: Actor | null,
-  subject: { type: string; id: string | number },
-  action: string,
-  changes: Record<string, [unknown, unknown]>,
-) {
-  await trx
-    .insertInto('revisions')
-    .values({
-      actor_id: actor?.id ?? null,
-      subject_type: subject.type,
-      subject_id: String(subject.id),
-      action,
-      changes: JSON.stringify(changes),
-      ip: actor?.ip ?? null,
-      user_agent: actor?.userAgent?.slice(0, 500) ?? null,
-    })
-    .execute();
-}
-
-export async function notify(trx: DB, userId: string | null, type: string, data: Record<string, unknown>) {
-  if (!userId) return;
-  await trx
-    .insertInto('notifications')
-    .values({ user_id: userId, type, data: JSON.stringify(data) })
-    .execute();
-}
-
-/** Counters change with the status: the ad's taxonomy is recounted once, however many ads changed. */
-async function countersChanged(trx: DB, ad: { taxonomy_id: number; user_id: string | null }) {
-  await enqueue(
-    trx,
-    'recount-taxonomy',
-    { taxonomyId: ad.taxonomy_id },
-    { uniqueKey: `recount-taxonomy:${ad.taxonomy_id}` },
-  );
-  if (ad.user_id) await recountUserAds(trx, ad.user_id);
-}
-
-export async function recountUserAds(trx: DB, userId: string) {
-  await trx
-    .updateTable('users')
-    .set({ active_ads_count: await countActiveAds(trx, userId) })
-    .where('id', '=', userId)
-    .execute();
-}
-
-/**
- * Published ads per category of a taxonomy, each category counting its descendants (the category
- * pages list them too). One grouped query and a walk up the tree.
- */
-export async function recountTaxonomy(db: DB, taxonomyId: number) {
-  const [categories, counts] = await Promise.all([
-    db.selectFrom('categories').select(['id', 'parent_id']).where('taxonomy_id', '=', taxonomyId).execute(),
-    db
-      .selectFrom('ads')
-      .select(['category_id', (eb) => eb.fn.countAll().as('n')])
-      .where('taxonomy_id', '=', taxonomyId)
-      .where('status', '=', 'published')
-      .groupBy('category_id')
-      .execute(),
-  ]);
-  const parent = new Map(categories.map((c) => [c.id, c.parent_id]));
-  const total = new Map(categories.map((c) => [c.id, 0]));
-  for (const row of counts) {
-    let id: number | null | undefined = row.category_id;
-    while (id !== null && id !== undefined) {
-      total.set(id, (total.get(id) ?? 0) + toNumber(row.n));
-      id = parent.get(id);
-    }
-  }
-  for (const [id, n] of total) await db.updateTable('categories').set({ ads_count: n }).where('id', '=', id).execute();
 }
 
 /** The ads table's columns that come straight from the form. */
@@ -575,196 +412,4 @@ export async function updateAd(
     await announceAdChanges(trx, [id]);
     return { id, slug, status: next, changed };
   });
-}
-
-/** The status machine (docs/product/ads.md): who may move an ad from where to where. */
-const MOVES = {
-  approve: { from: ['pending'], to: 'published' },
-  reject: { from: ['pending', 'published'], to: 'rejected' },
-  'mark-sold': { from: ['published'], to: 'sold' },
-  renew: { from: ['expired'], to: 'published' },
-  expire: { from: ['published'], to: 'expired' },
-  delete: { from: ['draft', 'pending', 'published', 'rejected', 'sold', 'expired', 'archived'], to: 'deleted' },
-} as const satisfies Record<string, { from: readonly AdStatus[]; to: AdStatus }>;
-export type AdMove = keyof typeof MOVES;
-
-/**
- * The dates of an ad going live. An approval of an ad that was already live (sent back to review
- * by an edit) keeps its place in the listings and its expiry: an edit is not a free repost.
- */
-function publication(ad: AdRow, move: AdMove, now: Date) {
-  const fresh = {
-    published_at: now,
-    bumped_at: now,
-    expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY),
-  };
-  const expires = ad.expires_at ? new Date(ad.expires_at) : null;
-  if (move !== 'approve' || !ad.published_at || !ad.bumped_at || !expires || expires <= now) return fresh;
-  return { published_at: new Date(ad.published_at), bumped_at: new Date(ad.bumped_at), expires_at: expires };
-}
-
-interface AdRow {
-  id: number;
-  user_id: string | null;
-  taxonomy_id: number;
-  status: AdStatus;
-  title: string;
-  bumped_at: Date | string | null;
-  published_at: Date | string | null;
-  expires_at: Date | string | null;
-}
-
-async function lockAd(trx: DB, id: number, owner?: string): Promise<AdRow> {
-  const ad = await trx
-    .selectFrom('ads')
-    .select(['id', 'user_id', 'taxonomy_id', 'status', 'title', 'bumped_at', 'published_at', 'expires_at'])
-    .where('id', '=', id)
-    .$if(owner !== undefined, (q) => q.where('user_id', '=', owner as string))
-    .executeTakeFirst();
-  // Someone else's ad answers exactly like a missing one.
-  if (!ad || ad.status === 'deleted') throw new NotFound('errors.not-found');
-  return ad as AdRow;
-}
-
-/**
- * Moves an ad along the status machine, with history, revision, counters and the owner's
- * notification. `owner` restricts the move to that member's ads (the owner's own actions).
- */
-export async function moveAd(
-  db: DB,
-  actor: Actor,
-  id: number,
-  move: AdMove,
-  options: { owner?: string; reason?: string; now?: Date } = {},
-): Promise<AdStatus> {
-  const rule: { from: readonly AdStatus[]; to: AdStatus } | undefined = Object.hasOwn(MOVES, move)
-    ? MOVES[move]
-    : undefined;
-  if (!rule) throw new Invalid({ form: ['invalid'] });
-  const now = options.now ?? new Date();
-  return withTransaction(db, async (trx) => {
-    const ad = await lockAd(trx, id, options.owner);
-    if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
-    if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
-    // Renewing makes the ad active again: the allowance must have room for it.
-    if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id);
-    const live = rule.to === 'published';
-    // Conditional on the status just read: of two simultaneous moves, only one applies.
-    const moved = await trx
-      .updateTable('ads')
-      .set({
-        status: rule.to,
-        updated_at: now,
-        ...(move === 'reject' ? { rejection_reason: options.reason } : {}),
-        ...(live ? publication(ad, move, now) : {}),
-        ...(move === 'delete' ? { deleted_at: now } : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', ad.status)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
-    await recordStatus(trx, id, { from: ad.status, to: rule.to, actor, reason: options.reason, now });
-    await recordRevision(trx, actor, { type: 'ad', id }, move, {
-      status: [ad.status, rule.to],
-      ...(options.reason ? { rejection_reason: [null, options.reason] } : {}),
-    });
-    const byStaff = ad.user_id !== actor.id;
-    if (byStaff && (move === 'approve' || move === 'reject')) {
-      await notify(trx, ad.user_id, move === 'approve' ? 'ad-approved' : 'ad-rejected', {
-        ad_id: id,
-        title: ad.title,
-        ...(options.reason ? { reason: options.reason } : {}),
-      });
-    }
-    await countersChanged(trx, ad);
-    await announceAdChanges(trx, [id]);
-    return rule.to;
-  });
-}
-
-/** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
-export function bumpWait(bumpedAt: Date | string | null, now: Date): number {
-  const last = bumpedAt ? new Date(bumpedAt).getTime() : 0;
-  return last + AD_RULES.repostCooldownDays * DAY - now.getTime();
-}
-
-/**
- * The owner's repost: an expired ad is renewed for another lifetime; a published one is bumped to
- * the top, at most once per cool-down. Refusals say why (`repost-cooldown:<days left>`).
- */
-export async function repostAd(db: DB, actor: Actor, id: number, now = new Date()): Promise<'renewed' | 'bumped'> {
-  const ad = await lockAd(db, id, actor.id);
-  if (ad.status === 'expired') {
-    await moveAd(db, actor, id, 'renew', { owner: actor.id, now });
-    return 'renewed';
-  }
-  if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
-  await withTransaction(db, async (trx) => {
-    const fresh = await lockAd(trx, id, actor.id);
-    const wait = bumpWait(fresh.bumped_at, now);
-    if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
-    await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
-    await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
-    await announceAdChanges(trx, [id]);
-  });
-  return 'bumped';
-}
-
-/** Published ads past their expiry become expired (a scheduled job). Returns how many. */
-export async function expireAds(db: DB, now = new Date()): Promise<number> {
-  const due = await db
-    .selectFrom('ads')
-    .select('id')
-    .where('status', '=', 'published')
-    .where('expires_at', '<=', now)
-    .limit(500)
-    .execute();
-  for (const { id } of due) {
-    await withTransaction(db, async (trx) => {
-      const ad = await lockAd(trx, id);
-      if (ad.status !== 'published') return;
-      await trx
-        .updateTable('ads')
-        .set({ status: 'expired', updated_at: now })
-        .where('id', '=', id)
-        .where('status', '=', 'published')
-        .execute();
-      await recordStatus(trx, id, { from: 'published', to: 'expired', now });
-      await notify(trx, ad.user_id, 'ad-expired', { ad_id: id, title: ad.title });
-      await countersChanged(trx, ad);
-      await announceAdChanges(trx, [id]);
-    });
-  }
-  return due.length;
-}
-
-/** Owners are told once, a few days before their ad expires (a scheduled job). Returns how many. */
-export async function remindExpiringAds(db: DB, now = new Date()): Promise<number> {
-  const soon = new Date(now.getTime() + AD_RULES.reminderDaysBefore * DAY);
-  const due = await db
-    .selectFrom('ads')
-    .select(['id', 'user_id', 'title', 'expires_at'])
-    .where('status', '=', 'published')
-    .where('expires_at', '<=', soon)
-    .where('expires_at', '>', now)
-    .where('reminded_at', 'is', null)
-    .limit(500)
-    .execute();
-  for (const ad of due) {
-    await withTransaction(db, async (trx) => {
-      const marked = await trx
-        .updateTable('ads')
-        .set({ reminded_at: now })
-        .where('id', '=', ad.id)
-        .where('reminded_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) === 0) return;
-      await notify(trx, ad.user_id, 'ad-expiring', {
-        ad_id: ad.id,
-        title: ad.title,
-        expires_at: new Date(ad.expires_at as string | Date).toISOString(),
-      });
-    });
-  }
-  return due.length;
 }

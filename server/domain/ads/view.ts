@@ -1,28 +1,27 @@
-// An ad as its page shows it (docs/product/ads.md): the ad, its place, seller, typed details with their
-// attribute definitions, photos, and similar ads; plus the once-a-day view count.
+// The ad page (docs/product/ads.md): the ad with its details, who may see it, when a view counts,
+// the seller's number through the reveal rule, and similar ads.
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { sql } from 'kysely';
-import { numberFormat } from '../../app/lib/intl.ts';
-import { REPORT_REASONS, type ReportInput } from '../../app/lib/validation/ads.ts';
-import type { DB } from '../db/index.ts';
-import type { AdStatus, AttributeOption } from '../db/schema.ts';
-import { withTransaction } from '../db/transaction.ts';
-import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
+import type { DB } from '../../db/index.ts';
+import type { AdStatus } from '../../db/schema.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { toBool, toIso, toNumber } from '../../db/values.ts';
 
-const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
-
-import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
+import { type AdImageUrls, adImageUrls } from '../ad-images.ts';
 import {
   type Attribute,
   attributeLabel,
   type CategoryPath,
   getCategoryPath,
   listCategoryAttributes,
-} from './catalog.ts';
-import { NotFound } from './errors.ts';
-import { type ApproximateLocation, approximateLocation } from './geo.ts';
-import { hitRateLimit } from './rate-limit.ts';
+} from '../catalog.ts';
+import { NotFound } from '../errors.ts';
+import { type ApproximateLocation, approximateLocation } from '../geo.ts';
+import { hitRateLimit } from '../rate-limit.ts';
+import { type AdCard, cardsOf, publishedCards } from './cards.ts';
+
+const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
 export interface AdDetail {
   label: Pick<Attribute, 'key' | 'name_ar' | 'name_en' | 'type' | 'unit_ar' | 'unit_en'>;
@@ -60,24 +59,6 @@ export interface AdView {
   contact: { phone: boolean; whatsapp: boolean };
   photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
   details: AdDetail[];
-}
-
-export interface AdCard {
-  id: number;
-  slug: string;
-  title: string;
-  price: number | null;
-  currency: string;
-  price_type: string;
-  category_slug: string;
-  taxonomy_slug: string;
-  city: { name_ar: string; name_en: string };
-  area: { name_ar: string; name_en: string } | null;
-  photo: AdImageUrls | null;
-  bumped_at: string | null;
-  featured: boolean;
-  /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
-  attributes: { ar: string; en: string }[];
 }
 
 /** The ad with everything its page needs; NotFound for unknown ids. Deleted ads come back too (410). */
@@ -229,148 +210,6 @@ export async function similarAds(db: DB, ad: Pick<AdView, 'id' | 'path' | 'city'
   return cardsOf(db, [...near, ...far]);
 }
 
-/** Published ads with what a card shows (its city, and the slugs of its URL). */
-function publishedCards(db: DB) {
-  return cardQuery(db).where('ads.status', '=', 'published');
-}
-
-/** Ads with what a card shows, whatever their status. */
-function cardQuery(db: DB) {
-  return db
-    .selectFrom('ads')
-    .innerJoin('cities', 'cities.id', 'ads.city_id')
-    .innerJoin('categories', 'categories.id', 'ads.category_id')
-    .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
-    .leftJoin('areas', 'areas.id', 'ads.area_id')
-    .select([
-      'ads.id',
-      'ads.slug',
-      'ads.title',
-      'ads.price',
-      'ads.currency',
-      'ads.price_type',
-      'ads.bumped_at',
-      'ads.featured_until',
-      'cities.name_ar',
-      'cities.name_en',
-      'areas.name_ar as area_ar',
-      'areas.name_en as area_en',
-      'categories.slug as category_slug',
-      'taxonomies.slug as taxonomy_slug',
-    ]);
-}
-
-type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
-
-/**
- * The cards of these ads (just read from a published listing), in the order of `ids`. By id
- * alone: a status condition here can lead SQLite's planner down the status index instead.
- */
-export async function cardsByIds(db: DB, ids: number[]): Promise<AdCard[]> {
-  if (ids.length === 0) return [];
-  const rows = await cardQuery(db).where('ads.id', 'in', ids).execute();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return cardsOf(
-    db,
-    ids.map((id) => byId.get(id)).filter((r): r is CardRow => r !== undefined),
-  );
-}
-
-/** The card of one published ad (the map's preview); null when there is no such published ad. */
-export async function publishedCard(db: DB, id: number): Promise<AdCard | null> {
-  const rows = await publishedCards(db).where('ads.id', '=', id).execute();
-  return (await cardsOf(db, rows))[0] ?? null;
-}
-
-async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
-  const ids = rows.map((r) => r.id);
-  const [cover, attributes] = await Promise.all([coverUrls(db, ids), cardAttributes(db, ids)]);
-  const now = Date.now();
-  return rows.map((r) => ({
-    id: r.id,
-    slug: r.slug,
-    title: r.title,
-    price: r.price === null ? null : toNumber(r.price),
-    currency: r.currency,
-    price_type: r.price_type,
-    category_slug: r.category_slug,
-    taxonomy_slug: r.taxonomy_slug,
-    city: { name_ar: r.name_ar, name_en: r.name_en },
-    area: r.area_ar !== null ? { name_ar: r.area_ar, name_en: r.area_en as string } : null,
-    photo: cover.get(r.id) ?? null,
-    bumped_at: isoOrNull(r.bumped_at),
-    featured: r.featured_until !== null && new Date(r.featured_until as string).getTime() > now,
-    attributes: attributes.get(r.id) ?? [],
-  }));
-}
-
-const cardNumber = { ar: numberFormat('ar-EG'), en: numberFormat('en-US') };
-const cardYear = {
-  ar: numberFormat('ar-EG', { useGrouping: false }),
-  en: numberFormat('en-US', { useGrouping: false }),
-};
-
-/**
- * What cards show of their ads' details: the values of attributes flagged `shown_on_card`, in
- * form order (option labels, numbers with their unit, a yes as the attribute's name).
- */
-async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: string; en: string }[]>> {
-  const byAd = new Map<number, { ar: string; en: string }[]>();
-  if (ids.length === 0) return byAd;
-  const rows = await db
-    .selectFrom('ad_attribute_values as v')
-    .innerJoin('attributes as a', 'a.id', 'v.attribute_id')
-    .select([
-      'v.ad_id',
-      'v.attribute_id',
-      'a.type',
-      'a.name_ar',
-      'a.name_en',
-      'a.unit_ar',
-      'a.unit_en',
-      'v.value_option',
-      'v.value_number',
-      'v.value_bool',
-      'v.value_text',
-    ])
-    .where('v.ad_id', 'in', ids)
-    .where('a.shown_on_card', '=', true)
-    .orderBy('v.ad_id')
-    // The taxonomy's attributes first, as on the form.
-    .orderBy(sql`case when a.taxonomy_id is null then 1 else 0 end`)
-    .orderBy('a.position')
-    .orderBy('v.id')
-    .execute();
-  // The option lists once per attribute, not with every row (a make's models run to hundreds).
-  const withOptions = [...new Set(rows.filter((r) => r.value_option !== null).map((r) => r.attribute_id))];
-  const optionsOf = new Map<number, AttributeOption[]>();
-  if (withOptions.length > 0) {
-    const lists = await db.selectFrom('attributes').select(['id', 'options']).where('id', 'in', withOptions).execute();
-    for (const a of lists) optionsOf.set(a.id, toJson<AttributeOption[]>(a.options, []));
-  }
-  for (const r of rows) {
-    let shown: { ar: string; en: string } | null = null;
-    if (r.value_option !== null) {
-      const o = optionsOf.get(r.attribute_id)?.find((x) => x.value === r.value_option);
-      shown = o ? { ar: o.ar, en: o.en } : null;
-    } else if (r.value_number !== null) {
-      const n = Number(r.value_number);
-      const f = r.type === 'year' ? cardYear : cardNumber;
-      const unit = (u: string | null) => (u ? ` ${u}` : '');
-      shown = { ar: f.ar.format(n) + unit(r.unit_ar), en: f.en.format(n) + unit(r.unit_en) };
-    } else if (r.value_bool !== null) {
-      shown = toBool(r.value_bool) ? { ar: r.name_ar, en: r.name_en } : null;
-    } else if (r.value_text !== null && r.value_text.length <= 30) {
-      shown = { ar: r.value_text, en: r.value_text };
-    }
-    if (!shown) continue;
-    const list = byAd.get(r.ad_id) ?? [];
-    if (list.length < 3) list.push(shown);
-    byAd.set(r.ad_id, list);
-  }
-  return byAd;
-}
-
 /** Statuses anyone may see; the others only the owner and staff (and never indexed). */
 const PUBLIC_STATUSES: ReadonlySet<AdStatus> = new Set<AdStatus>(['published', 'sold', 'expired']);
 
@@ -495,112 +334,3 @@ export async function countPhoneReveal(db: DB, adId: number, now = new Date()): 
     await tx.updateTable('ads').set({ phone_reveals: sql`phone_reveals + 1` }).where('id', '=', adId).execute();
   });
 }
-
-export const LISTING_PAGE_SIZE = 24;
-
-export { REPORT_REASONS };
-export const REPORT_LIMIT = { name: 'report', limit: 10, windowSeconds: 60 * 60 } as const;
-
-/**
- * A member reports an ad (ten reports an hour at most). One open report per member and ad: a
- * second one updates the first. Staff see open reports in the moderation queue.
- */
-export async function reportAd(db: DB, reporterId: string, adId: number, input: ReportInput): Promise<void> {
-  // Nobody reports their own ad: to its owner it is as if there were no such form.
-  const ad = await db.selectFrom('ads').select('user_id').where('id', '=', adId).executeTakeFirst();
-  if (!ad || ad.user_id === reporterId) throw new NotFound('errors.not-found');
-  // Counted outside the transaction, so a refused report still counts.
-  await hitRateLimit(db, REPORT_LIMIT, reporterId);
-  await withTransaction(db, async (tx) => {
-    const open = await tx
-      .selectFrom('reports')
-      .select('id')
-      .where('reporter_id', '=', reporterId)
-      .where('ad_id', '=', adId)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (open) {
-      await tx
-        .updateTable('reports')
-        .set({ reason: input.reason, note: input.note ?? null, updated_at: new Date() })
-        .where('id', '=', open.id)
-        .execute();
-      return;
-    }
-    await tx
-      .insertInto('reports')
-      .values({ reporter_id: reporterId, ad_id: adId, reason: input.reason, note: input.note ?? null })
-      .execute();
-  });
-}
-
-export interface PublicProfile {
-  id: string;
-  name: string;
-  image: string | null;
-  member_since: string;
-  city: { name_ar: string; name_en: string } | null;
-  bio: string | null;
-  phone_verified: boolean;
-  email_verified: boolean;
-}
-
-/** A member's public profile; unknown, banned or deleted members are NotFound. */
-export async function loadPublicProfile(db: DB, id: string): Promise<PublicProfile> {
-  const u = await db
-    .selectFrom('users')
-    .leftJoin('cities', 'cities.id', 'users.city_id')
-    .select([
-      'users.id',
-      'users.name',
-      'users.image',
-      'users.created_at',
-      'users.bio',
-      'users.banned_at',
-      'users.phone_number_verified',
-      'users.email_verified',
-      'cities.name_ar',
-      'cities.name_en',
-    ])
-    .where('users.id', '=', id)
-    .executeTakeFirst();
-  if (!u || u.banned_at) throw new NotFound('errors.not-found');
-  return {
-    id: u.id,
-    name: u.name,
-    image: u.image,
-    member_since: toIso(u.created_at),
-    city: u.name_ar ? { name_ar: u.name_ar, name_en: u.name_en as string } : null,
-    bio: u.bio,
-    phone_verified: toBool(u.phone_number_verified),
-    email_verified: toBool(u.email_verified),
-  };
-}
-
-/** A member's published ads, newest (last bumped) first, one page, with the total and the number of pages (at least 1). */
-export async function listUserAds(
-  db: DB,
-  userId: string,
-  page: number,
-): Promise<{ ads: AdCard[]; total: number; pages: number }> {
-  const [count, rows] = await Promise.all([
-    db
-      .selectFrom('ads')
-      .where('ads.status', '=', 'published')
-      .where('ads.user_id', '=', userId)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow(),
-    publishedCards(db)
-      .where('ads.user_id', '=', userId)
-      .orderBy('ads.bumped_at', 'desc')
-      .orderBy('ads.id', 'desc')
-      .limit(USER_PAGE_SIZE)
-      .offset((page - 1) * USER_PAGE_SIZE)
-      .execute(),
-  ]);
-  const total = toNumber(count.n);
-  return { ads: await cardsOf(db, rows), total, pages: Math.max(1, Math.ceil(total / USER_PAGE_SIZE)) };
-}
-
-/** Ads per page of a member's page. */
-const USER_PAGE_SIZE = 24;

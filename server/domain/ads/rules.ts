@@ -1,0 +1,56 @@
+// The rules every ad obeys whoever changes it (docs/product/ads.md): lifetime and allowance, who
+// acts, and the seller's confirmed number that calls and WhatsApp need.
+import type { DB } from '../../db/index.ts';
+import type { AdStatus } from '../../db/schema.ts';
+import { toNumber } from '../../db/values.ts';
+import { Invalid } from '../errors.ts';
+import { hasConfirmedPhone } from './view.ts';
+
+/** Business constants (docs/product/ads.md); the back office will make them settings. */
+export const AD_RULES = {
+  lifetimeDays: 30,
+  reminderDaysBefore: 3,
+  /** Ads a member may have pending or published at once without a package. */
+  freeActiveAds: 5,
+  /** A published ad may be bumped once per this many days. */
+  repostCooldownDays: 7,
+} as const;
+
+/** Statuses that count against the allowance and the member's active-ad count. */
+export const ACTIVE_STATUSES: AdStatus[] = ['pending', 'published'];
+
+export interface Actor {
+  id: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+export const DAY = 86_400_000;
+
+/** The member's confirmed phone number (E.164), or null: what the ad form offers buyers. */
+export async function confirmedPhone(db: DB, userId: string): Promise<string | null> {
+  const user = await db
+    .selectFrom('users')
+    .select(['phone_number', 'phone_number_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return user && hasConfirmedPhone(user.phone_number, user.phone_number_verified) ? user.phone_number : null;
+}
+
+/** The member's pending and published ads (what the allowance counts). */
+export async function countActiveAds(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ads')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+/** Refuses when the member already has as many pending or published ads as the free allowance. */
+export async function checkAllowance(trx: DB, userId: string) {
+  if ((await countActiveAds(trx, userId)) >= AD_RULES.freeActiveAds) {
+    throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
+  }
+}
