@@ -4,7 +4,7 @@
 
 export interface StaffUser {
   is_super_admin: boolean;
-  permissions: string[];
+  permissions: readonly string[];
 }
 
 /** Staff: at least one permission, or super admin. */

@@ -131,7 +131,7 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
     .groupBy('a.status')
     .execute();
   const counts = Object.fromEntries(QUEUE_STATUSES.map((s) => [s, 0])) as Record<AdStatus, number>;
-  for (const r of countRows) counts[r.status as AdStatus] = toNumber(r.n);
+  for (const r of countRows) counts[r.status] = toNumber(r.n);
   const total = counts[filters.status] ?? 0;
   const pages = Math.max(1, Math.ceil(total / perPage));
   const page = Math.min(Math.max(1, filters.page ?? 1), pages);
@@ -194,7 +194,7 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
       id: Number(r.id),
       title: r.title,
       slug: r.slug,
-      status: r.status as AdStatus,
+      status: r.status,
       price: r.price === null ? null : toNumber(r.price),
       currency: r.currency,
       price_type: r.price_type,
@@ -391,7 +391,7 @@ export async function getModerationAd(db: DB, id: number): Promise<ModerationAd>
     id: Number(ad.id),
     title: ad.title,
     slug: ad.slug,
-    status: ad.status as AdStatus,
+    status: ad.status,
     description: ad.description,
     price: ad.price === null ? null : toNumber(ad.price),
     currency: ad.currency,
@@ -455,7 +455,7 @@ export async function featureAd(db: DB, actor: Actor, id: number, until: Date | 
       .where('id', '=', id)
       .executeTakeFirst();
     if (!ad || ad.status === 'deleted') throw new NotFound('errors.not-found');
-    if (!FEATURABLE.includes(ad.status as AdStatus)) throw new Invalid({ form: ['ad-wrong-status'] });
+    if (!FEATURABLE.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
     const before = ad.featured_until ? toIso(ad.featured_until) : null;
     const after = until ? until.toISOString() : null;
     await trx

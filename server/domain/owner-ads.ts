@@ -91,7 +91,7 @@ async function withCovers(
     id: r.id,
     slug: r.slug,
     title: r.title,
-    status: r.status as AdStatus,
+    status: r.status,
     price: r.price === null ? null : toNumber(r.price),
     currency: r.currency,
     price_type: r.price_type,

@@ -32,8 +32,10 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+export type RoleName = 'moderator' | 'catalog-editor' | 'support';
+
 /** Seeded roles. Super admin is the `is_super_admin` flag, which bypasses every check. */
-export const ROLES: Record<string, Permission[]> = {
+export const ROLES: Readonly<Record<RoleName, readonly Permission[]>> = {
   moderator: [
     'view-dashboard',
     'view-ads',
