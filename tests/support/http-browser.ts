@@ -7,7 +7,9 @@ import { inject } from 'vitest';
 export const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
-let nextAddress = 1;
+// Each test file (its own module instance) starts its visitors' addresses at a different place:
+// the files share one server, and two files' visitors must not share per-address limits.
+let nextAddress = Math.floor(Math.random() * 0xf00000);
 
 export interface WhoAmI {
   logged_in: boolean;
@@ -19,10 +21,14 @@ export interface WhoAmI {
       >);
 }
 
-export function browser(
-  ip = `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`,
-  base: string = inject('baseUrl'),
-) {
+/** The n-th address of the 10.0.0.0/8 range, never a .0 or .255 host. */
+function addressOf(n: number): string {
+  const host = n % 250;
+  const rest = Math.floor(n / 250);
+  return `10.${(rest >> 8) & 255}.${rest & 255}.${host + 1}`;
+}
+
+export function browser(ip = addressOf(nextAddress++), base: string = inject('baseUrl')) {
   const jar = new Map<string, string>();
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const store = (res: Response) => {
