@@ -18,13 +18,3 @@ export function parseId(value: unknown): number | null {
   const parsed = ID_PARAMETER.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
-
-/** A form field holding a row id (as `parseId` reads it). */
-export const idField = z.string().transform((value, ctx) => {
-  const id = parseId(value);
-  if (id === null) {
-    ctx.addIssue({ code: 'custom', message: 'invalid' });
-    return z.NEVER;
-  }
-  return id;
-});

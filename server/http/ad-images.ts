@@ -10,6 +10,7 @@ import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import type { Locale } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
+import { UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
 import { ID_PARAMETER } from '../../app/lib/ids.ts';
 import { translateError } from '../../app/lib/validation/rules.ts';
 import type { AppServices } from '../context.ts';
@@ -19,7 +20,7 @@ import { Invalid } from '../domain/errors.ts';
 import { createStorage } from '../media/storage.ts';
 import { type ApiRoute, apiRoute } from './api-route.ts';
 import { AdImage, type ApiError } from './api-schemas.ts';
-import { discardRest, readBodyWithin, UPLOAD_FRAMING_BYTES } from './body.ts';
+import { discardRest, readBodyWithin } from './body.ts';
 
 /** The photo plus the multipart framing around it (boundaries, part headers, a stray small field). */
 export const AD_PHOTO_BODY_LIMIT = MAX_AD_PHOTO_BYTES + UPLOAD_FRAMING_BYTES;

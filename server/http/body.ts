@@ -7,8 +7,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 
-export { FORM_BODY_LIMIT, UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
-
 /** JSON and url-encoded API calls and the auth endpoints. */
 export const API_BODY_LIMIT = 100 * 1024;
 
@@ -17,7 +15,7 @@ export const API_BODY_LIMIT = 100 * 1024;
  * before it has sent its body, sees ours instead of a reset connection. Beyond it the connection is
  * cut: nobody sends that much by mistake.
  */
-export function drainLimitOf(limit: number): number {
+function drainLimitOf(limit: number): number {
   return Math.max(4 * limit, 1024 * 1024);
 }
 
@@ -122,14 +120,16 @@ const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined ||
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
-/** An error that the API's error mapper answers with its status (413 or 415). */
-export class BodyRefused extends Error {
-  readonly status: 413 | 415;
-  constructor(status: 413 | 415) {
-    super(status === 413 ? 'request entity too large' : 'unsupported media type');
-    this.status = status;
+/** A body of a type the route does not read: the API's error mapper answers its status, 415. */
+class UnsupportedBody extends Error {
+  readonly status = 415;
+  constructor() {
+    super('unsupported media type');
   }
 }
+
+/** The media type of a Content-Type header, lower case without its parameters ('' when absent). */
+export const mediaType = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();
 
 /**
  * Body parsing for the JSON API and the auth endpoints: JSON and url-encoded bodies up to `limit`
@@ -142,10 +142,10 @@ export function apiBodies({ limit, multipart }: { limit: number; multipart: bool
   const form = express.urlencoded({ extended: false, limit, type: () => true });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || !hasBody(req)) return next();
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = mediaType(req.headers['content-type']);
     if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
     if (type === 'application/x-www-form-urlencoded') return form(req, res, next);
     if (type === 'multipart/form-data' && multipart) return next();
-    next(new BodyRefused(415));
+    next(new UnsupportedBody());
   };
 }

@@ -18,7 +18,7 @@ import {
 } from 'react-router';
 import { type BodyLimitHandle, FORM_BODY_LIMIT } from '../../app/lib/body-limit.ts';
 import { DomainError, NotFound, TooManyRequests } from '../domain/errors.ts';
-import { discardRest, readBodyWithin } from './body.ts';
+import { discardRest, mediaType, readBodyWithin } from './body.ts';
 
 type BuildRoute = NonNullable<ServerBuild['routes'][string]>;
 type RouteModule = BuildRoute['module'];
@@ -35,7 +35,7 @@ export interface PageHandlerOptions {
 }
 
 /** The answer a domain error gets on a page (status, and the status text the error page shows). */
-export function domainErrorResponse(error: DomainError, request: Request): Response | ReturnType<typeof data> {
+function domainErrorResponse(error: DomainError, request: Request): Response | ReturnType<typeof data> {
   if (error instanceof NotFound) {
     const { pathname } = new URL(request.url);
     return new Response(null, { status: 404, statusText: `Page not found: ${pathname}` });
@@ -113,7 +113,7 @@ type BodyRefusal = 400 | 413 | 415 | null;
  * 400 (a url-encoded one always parses), so no action ever meets a form it cannot read.
  */
 async function formRefusal(contentType: string | undefined, body: Uint8Array<ArrayBuffer>): Promise<BodyRefusal> {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const type = mediaType(contentType);
   if (type === 'application/x-www-form-urlencoded') return null;
   if (type === 'multipart/form-data') {
     try {

@@ -3,7 +3,8 @@
 // count (a 303 to wa.me); an ad offers calls or WhatsApp only with the seller's confirmed number,
 // checked when it is placed or edited (422, translated, nothing changed) and when it is shown.
 import { describe, expect, it } from 'vitest';
-import { member, placeToyota, publish, testPhone, toyotaForm } from '../support/ads.ts';
+import { testPhoneNumber } from '../support/ad-fixtures.ts';
+import { member, placeToyota, publish, toyotaForm } from '../support/ads.ts';
 import { browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
 
@@ -153,7 +154,11 @@ describe('reaching the seller', () => {
     expect(row()).toEqual(before);
 
     // Back with a confirmed number, the same edit goes through.
-    sql('update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id', testPhone(), seller);
+    sql(
+      'update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id',
+      testPhoneNumber(),
+      seller,
+    );
     expect((await owner.post(`${ad.own}/edit`, fields)).status).toBe(302);
     expect(row()[0]).toMatchObject({ title: 'Toyota Corolla 2015 edited', contact_whatsapp: 1 });
   });

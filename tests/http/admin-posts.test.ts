@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { testPhone } from '../support/ads.ts';
+import { testPhoneNumber } from '../support/ad-fixtures.ts';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
 import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query, withServerDb } from '../support/server-db.ts';
@@ -28,7 +28,11 @@ async function register(name: string): Promise<{ b: Browser; email: string; id: 
   await registerAndSignIn(b, { name: name, email, password: 'moderation-passphrase' });
   const id = query<{ id: string }>('select id from users where email = ?', email)[0]?.id as string;
   // Placing an ad needs a confirmed phone number.
-  query('update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id', testPhone(), id);
+  query(
+    'update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id',
+    testPhoneNumber(),
+    id,
+  );
   return { b, email, id };
 }
 

@@ -1,7 +1,7 @@
 // Place your ad over real HTTP: the drill-down, the form of a leaf category, placing (pending under
 // pre-moderation), the double-submit guard and the refusals of bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testPhone } from '../support/ads.ts';
+import { testPhoneNumber } from '../support/ad-fixtures.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 import { registerAndSignIn } from '../support/members.ts';
 import { serverSql as query } from '../support/server-db.ts';
@@ -13,7 +13,7 @@ async function member(): Promise<Browser> {
   // Placing an ad needs a confirmed phone number.
   query(
     'update users set phone_number = ?, phone_number_verified = 1 where email = ? returning id',
-    testPhone(),
+    testPhoneNumber(),
     email,
   );
   return b;

@@ -1,4 +1,5 @@
-// Members and ad inputs for the data-layer suites (tests/db), written straight into the database.
+// Members, phone numbers and ad fields for the suites: rows written straight into the database (tests/db)
+// and the fields of a complete ad form (the HTTP helpers in tests/support/ads.ts and the sweep).
 import type { DB } from '../../server/db/index.ts';
 import type { AdInput } from '../../server/domain/ads/placing.ts';
 

@@ -1,6 +1,7 @@
 // Members and ads for HTTP tests: a registered member's browser, a Toyota ad placed through the
 // real form, and a shortcut to publish it (as a moderator would) with a chosen last bump.
 import { expect } from 'vitest';
+import { TOYOTA_AD_FORM, testPhoneNumber } from './ad-fixtures.ts';
 import { type Browser, browser } from './http-browser.ts';
 import { registerAndSignIn } from './members.ts';
 import { serverSql as sql } from './server-db.ts';
@@ -16,7 +17,7 @@ export async function member(prefix = 'member', options: { phone?: boolean } = {
   if (options.phone !== false) {
     sql(
       'update users set phone_number = ?, phone_number_verified = ? where email = ? returning id',
-      testPhone(),
+      testPhoneNumber(),
       1,
       email,
     );
@@ -24,20 +25,14 @@ export async function member(prefix = 'member', options: { phone?: boolean } = {
   return b;
 }
 
-/** A Libyan mobile number (E.164) no other test member has, in practice. */
-export const testPhone = () => `+21894${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
-
 export const cityId = (slug: string) =>
   sql<{ id: number }>('select id from cities where slug = ?', slug)[0]?.id as number;
 
 /** The fields of a complete Toyota ad in Tripoli, as the form posts them. */
 export function toyotaForm(title: string, over: Record<string, string | string[]> = {}) {
   return {
+    ...TOYOTA_AD_FORM,
     title,
-    description: 'Clean car, one owner, full service history in Tripoli.',
-    price_type: 'fixed',
-    price: '45000',
-    currency: 'LYD',
     city: String(cityId('tripoli')),
     'attrs.year': '2015',
     'attrs.model': 'corolla',

@@ -3,7 +3,7 @@
 // refuses attributes the category does not have.
 import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
-import { idField, MAX_ID, parseId } from '../ids.ts';
+import { ID_PARAMETER, MAX_ID, parseId } from '../ids.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
@@ -23,7 +23,7 @@ export const REPORT_REASONS = [
   'other',
 ] as const;
 /** What the owner's list of ads posts for one of them. */
-export const ownAdMoveSchema = z.object({ id: idField, intent: z.enum(['mark-sold', 'delete']) });
+export const ownAdMoveSchema = z.object({ id: ID_PARAMETER, intent: z.enum(['mark-sold', 'delete']) });
 
 /** The report form of the ad page: a reason from the list and an optional note. */
 export const REPORT_NOTE_MAX = 1000;
