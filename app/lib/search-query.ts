@@ -9,15 +9,23 @@
 //
 // Each parameter is a Zod schema in SEARCH_PARAMETERS / ATTRIBUTE_PARAMETERS / PAGE_PARAMETER: the
 // parser keeps what a schema accepts and drops what it refuses, and the API's OpenAPI document
-// (server/http/openapi.ts) describes the parameters from the same schemas.
+// (server/http/openapi.ts) describes the parameters from the same schemas. The filters on fields of
+// the ad (photos, posted within…) are declared whole, parameter to panel, in ./search-filters.ts.
 import { z } from 'zod';
 import { normaliseNumber } from './digits.ts';
+import {
+  FIELD_FILTER_NAMES,
+  FIELD_FILTERS,
+  FIELD_FILTERS_OFF,
+  type FieldFilterValues,
+  fieldFilterOn,
+  readFieldFilters,
+  writeFieldFilters,
+} from './search-filters.ts';
 import { SLUG_PATTERN } from './slug.ts';
 
 export const SORTS = ['newest', 'price-asc', 'price-desc', 'relevance'] as const;
 export type SearchSort = (typeof SORTS)[number];
-export const WITHIN_DAYS = [1, 3, 7, 30] as const;
-export type WithinDays = (typeof WITHIN_DAYS)[number];
 export const SEARCH_CURRENCIES = ['LYD', 'USD'] as const;
 export type SearchCurrency = (typeof SEARCH_CURRENCIES)[number];
 
@@ -39,7 +47,8 @@ export type AttributeFilter =
   | { kind: 'range'; min: number | null; max: number | null }
   | { kind: 'bool'; value: boolean };
 
-export interface SearchQuery {
+/** The filters on fields of the ad (photos, posted within…) are declared in ./search-filters.ts. */
+export interface SearchQuery extends FieldFilterValues {
   q: string | null;
   taxonomy: string | null;
   category: string | null;
@@ -48,8 +57,6 @@ export interface SearchQuery {
   priceMin: number | null;
   priceMax: number | null;
   currency: SearchCurrency;
-  photos: boolean;
-  within: WithinDays | null;
   sort: SearchSort;
   /** By attribute key, in key order. */
   attributes: Record<string, AttributeFilter>;
@@ -64,8 +71,7 @@ export const EMPTY_QUERY: SearchQuery = {
   priceMin: null,
   priceMax: null,
   currency: 'LYD',
-  photos: false,
-  within: null,
+  ...FIELD_FILTERS_OFF,
   sort: 'newest',
   attributes: {},
 };
@@ -98,6 +104,13 @@ const bound = (description: string) =>
     .transform(Number)
     .meta({ description });
 
+/** The URL parameter of each field filter, by name. */
+function fieldParameters() {
+  return Object.fromEntries(FIELD_FILTER_NAMES.map((name) => [name, FIELD_FILTERS[name].parameter])) as {
+    [K in keyof typeof FIELD_FILTERS]: (typeof FIELD_FILTERS)[K]['parameter'];
+  };
+}
+
 /**
  * The query's parameters. A value a schema refuses is dropped; the rules between parameters (a
  * category drops the taxonomy, an area needs its city, relevance needs text) are parseSearchQuery's.
@@ -117,14 +130,7 @@ export const SEARCH_PARAMETERS = {
   price_min: amount('Lowest price'),
   price_max: amount('Highest price'),
   currency: z.enum(SEARCH_CURRENCIES).default('LYD').meta({ description: 'Currency of the price bounds' }),
-  photos: z
-    .literal('1')
-    .transform(() => true)
-    .meta({ description: 'Only ads with photos' }),
-  within: z
-    .enum(WITHIN_DAYS.map(String) as [`${WithinDays}`, ...`${WithinDays}`[]])
-    .transform((v) => Number(v) as WithinDays)
-    .meta({ description: 'Posted (or reposted) within that many days' }),
+  ...fieldParameters(),
   sort: z.enum(SORTS).default('newest').meta({ description: '`relevance` needs `q`' }),
 };
 
@@ -166,7 +172,7 @@ function read<T>(schema: z.ZodType<T>, value: string | null): T | null {
 /** Reads a query from URL parameters, dropping whatever is malformed. */
 export function parseSearchQuery(params: URLSearchParams): SearchQuery {
   const p = SEARCH_PARAMETERS;
-  const query: SearchQuery = { ...EMPTY_QUERY, attributes: {} };
+  const query: SearchQuery = { ...EMPTY_QUERY, ...readFieldFilters(params), attributes: {} };
   query.q = read(p.q, params.get('q'));
   query.category = read(p.category, params.get('category'));
   query.taxonomy = query.category === null ? read(p.taxonomy, params.get('taxonomy')) : null;
@@ -178,8 +184,6 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
     [query.priceMin, query.priceMax] = [query.priceMax, query.priceMin];
   }
   query.currency = read(p.currency, params.get('currency')) ?? EMPTY_QUERY.currency;
-  query.photos = read(p.photos, params.get('photos')) ?? false;
-  query.within = read(p.within, params.get('within'));
   const sort = read(p.sort, params.get('sort'));
   if (sort !== null && (sort !== 'relevance' || query.q !== null)) query.sort = sort;
   const ranges = new Map<string, { min: number | null; max: number | null }>();
@@ -237,8 +241,7 @@ export function searchParamsOf(query: SearchQuery, omit: { category?: boolean } 
   if (query.currency !== 'LYD' && (query.priceMin !== null || query.priceMax !== null)) {
     p.set('currency', query.currency);
   }
-  if (query.photos) p.set('photos', '1');
-  if (query.within !== null) p.set('within', String(query.within));
+  writeFieldFilters(query, p);
   if (query.sort !== 'newest') p.set('sort', query.sort);
   for (const [key, f] of Object.entries(sortedAttributes(query.attributes))) {
     if (f.kind === 'options') p.set(`f.${key}`, f.options.join(','));
@@ -266,8 +269,7 @@ export function hasFilters(query: SearchQuery, { text = true } = {}): boolean {
     query.city !== null ||
     query.priceMin !== null ||
     query.priceMax !== null ||
-    query.photos ||
-    query.within !== null ||
+    FIELD_FILTER_NAMES.some((name) => fieldFilterOn(query, name)) ||
     Object.keys(query.attributes).length > 0
   );
 }

@@ -5,7 +5,8 @@
 // that the description does not have.
 import { z } from 'zod';
 import { locales } from '../../app/i18n/config.ts';
-import { SEARCH_CURRENCIES, SORTS, WITHIN_DAYS } from '../../app/lib/search-query.ts';
+import { FIELD_FILTER_NAMES, FIELD_FILTERS } from '../../app/lib/search-filters.ts';
+import { SEARCH_CURRENCIES, SORTS } from '../../app/lib/search-query.ts';
 import { SLUG_PATTERN } from '../../app/lib/slug.ts';
 import { CURRENCIES, PRICE_TYPES } from '../../app/lib/validation/ads.ts';
 
@@ -165,6 +166,9 @@ const AttributeFilter = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('bool'), value: z.boolean() }),
 ]);
 
+/** The applied value of each field filter (app/lib/search-filters.ts), by name. */
+const fieldValues = () => Object.fromEntries(FIELD_FILTER_NAMES.map((name) => [name, FIELD_FILTERS[name].value]));
+
 /** The query as applied (after dropping what was malformed or unknown). */
 export const SearchQuery = z
   .strictObject({
@@ -176,8 +180,7 @@ export const SearchQuery = z
     priceMin: z.number().nullable(),
     priceMax: z.number().nullable(),
     currency: z.enum(SEARCH_CURRENCIES),
-    photos: z.boolean(),
-    within: z.union(WITHIN_DAYS.map((d) => z.literal(d))).nullable(),
+    ...fieldValues(),
     sort: z.enum(SORTS),
     attributes: z.record(z.string(), AttributeFilter),
   })

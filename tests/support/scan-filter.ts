@@ -7,10 +7,8 @@ export const NO_FILTER: ScanFilter = {
   priceMin: null,
   priceMax: null,
   currency: 0,
-  photos: false,
-  since: 0,
+  columns: [],
   attributes: [],
   candidates: null,
   bbox: null,
-  featuredAfter: 0,
 };

@@ -15,6 +15,7 @@ import {
 import { NO_FILTER } from '../support/scan-filter.ts';
 
 const ANYWHERE = { cityId: null, areaId: null };
+const SINCE_EVER = { kind: 'at-least', column: 'bumped', min: -1 } as const;
 
 function row(id: number, lat: number, lng: number, over: Partial<IndexRow> = {}): IndexRow {
   return {
@@ -145,8 +146,8 @@ describe('clusterAds', () => {
   });
 
   it('adds up the precounted map of everything as a scan would count it', () => {
-    // `since: -1` lets every ad through but is not "no filter": the scan path.
-    const scanned = { ...NO_FILTER, since: -1 };
+    // Bumped at or after -1 lets every ad through but is not "no filter": the scan path.
+    const scanned = { ...NO_FILTER, columns: [SINCE_EVER] };
     for (const [bbox, zoom] of [
       [LIBYA_BBOX, 5],
       [LIBYA_BBOX, 7],
@@ -177,7 +178,7 @@ describe('clusterAds', () => {
     small.remove(1);
     small.put(row(2, 31, 16)); // moved: a new slot, the old one dead
     // The precounted map of everything, and a scan.
-    for (const filter of [NO_FILTER, { ...NO_FILTER, since: -1 }]) {
+    for (const filter of [NO_FILTER, { ...NO_FILTER, columns: [SINCE_EVER] }]) {
       const r = clusterAds(small, filter, ANYWHERE, view);
       expect(r.total).toBe(2999);
       expect(counted(r)).toBe(2999);

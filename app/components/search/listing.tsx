@@ -9,6 +9,7 @@ import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
+import { FIELD_FILTER_NAMES, FIELD_FILTERS, fieldFilterOn, fieldFilterParameter } from '~/lib/search-filters.ts';
 import {
   EMPTY_QUERY,
   hasFilters,
@@ -17,7 +18,6 @@ import {
   SORTS,
   searchParamsOf,
   searchString,
-  WITHIN_DAYS,
 } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
@@ -303,20 +303,40 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
       {options.attributes.map((a) => (
         <AttributeField key={a.key} attribute={a} query={query} id={id(`f-${a.key}`)} />
       ))}
-      <SelectField
-        id={id('within')}
-        name="within"
-        label={t('fields.within')}
-        defaultValue={query.within === null ? '' : String(query.within)}
-        options={[
-          { value: '', label: t('any-time') },
-          ...WITHIN_DAYS.map((d) => ({ value: String(d), label: t('within', { count: d }) })),
-        ]}
-      />
-      <label className={classes.check}>
-        <input id={id('photos')} type="checkbox" name="photos" value="1" defaultChecked={query.photos} />
-        {t('fields.photos')}
-      </label>
+      {/* The filters on fields of the ad (app/lib/search-filters.ts): choices first, then switches. */}
+      {FIELD_FILTER_NAMES.map((name) => {
+        const control = FIELD_FILTERS[name].control;
+        if (control.kind !== 'select') return null;
+        return (
+          <SelectField
+            key={name}
+            id={id(name)}
+            name={name}
+            label={t(control.label)}
+            defaultValue={fieldFilterParameter(query, name)}
+            options={[
+              { value: '', label: t(control.any) },
+              ...control.options.map((o) => ({ value: o.value, label: t(o.label, { count: o.count }) })),
+            ]}
+          />
+        );
+      })}
+      {FIELD_FILTER_NAMES.map((name) => {
+        const control = FIELD_FILTERS[name].control;
+        if (control.kind !== 'check') return null;
+        return (
+          <label key={name} className={classes.check}>
+            <input
+              id={id(name)}
+              type="checkbox"
+              name={name}
+              value={control.value}
+              defaultChecked={fieldFilterOn(query, name)}
+            />
+            {t(control.label)}
+          </label>
+        );
+      })}
       <Button type="submit" radius="xl">
         {t('apply')}
       </Button>

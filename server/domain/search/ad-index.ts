@@ -15,7 +15,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { epochMs, listAgg, numbersOf, stringsOf } from '../../db/bulk-read.ts';
 import { timestampValue } from '../../db/dates.ts';
 import type { DB, DialectName } from '../../db/index.ts';
-import { toNumber } from '../../db/values.ts';
+import { toBool, toNumber } from '../../db/values.ts';
 import { approximateLocation, jitter } from '../geo.ts';
 import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
 
@@ -138,6 +138,16 @@ export interface AttributeTest {
 /** USD prices sort among LYD prices at this rate (an order, not a quote). */
 export const USD_IN_LYD = 5;
 
+/** The per-ad byte columns a filter can ask to be set, and the time columns it can bound from below. */
+export type FlagColumn = 'photos';
+export type TimeColumn = 'bumped' | 'featuredUntil';
+
+/**
+ * A test on a per-ad column: the byte is 1 (`flag`), or the time (ms since the epoch) is at or
+ * after `min` (`at-least`). The URL's filters declare theirs in app/lib/search-filters.ts.
+ */
+export type ColumnTest = { kind: 'flag'; column: FlagColumn } | { kind: 'at-least'; column: TimeColumn; min: number };
+
 export interface ScanFilter {
   /** By category id: 1 where the category is in the query's scope; null for every category. */
   categories: Uint8Array | null;
@@ -145,17 +155,14 @@ export interface ScanFilter {
   priceMax: number | null;
   /** 0 LYD, 1 USD: the currency price bounds apply in. */
   currency: number;
-  photos: boolean;
-  /** Bumped at or after (ms since the epoch); 0 for any time. */
-  since: number;
+  /** Every one must hold. */
+  columns: ColumnTest[];
   /** Every one must hold: the value is one of `set` (option indexes), or within [lo, hi]. */
   attributes: AttributeTest[];
   /** Ad ids to consider (a text match); null for every ad. */
   candidates: readonly number[] | null;
   /** [south, west, north, east] of the map's viewport, or null. */
   bbox: [number, number, number, number] | null;
-  /** Only ads featured after this time (ms since the epoch); 0 for every ad. */
-  featuredAfter: number;
 }
 
 /**
@@ -237,19 +244,38 @@ export const isPlain = (f: ScanFilter) =>
   f.bbox === null &&
   f.priceMin === null &&
   f.priceMax === null &&
-  !f.photos &&
-  f.since === 0 &&
-  f.featuredAfter === 0 &&
+  f.columns.length === 0 &&
   f.attributes.length === 0;
 
-const grow = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array | Uint32Array>(
-  a: T,
-  size: number,
-): T => {
+type SlotArray = Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array;
+
+const grow = <T extends SlotArray | Uint32Array>(a: T, size: number): T => {
   const b = new (a.constructor as new (n: number) => T)(size);
   b.set(a);
   return b;
 };
+
+/** Every per-slot column of the index: grown and renumbered together (a new one is listed here). */
+const SLOT_COLUMNS = [
+  'id',
+  'category',
+  'city',
+  'area',
+  'price',
+  'priceLyd',
+  'currency',
+  'photos',
+  'alive',
+  'bumped',
+  'featuredUntil',
+  'lat',
+  'lng',
+] as const satisfies readonly (keyof AdIndex)[];
+type SlotColumn = (typeof SLOT_COLUMNS)[number];
+
+function replaceColumn<K extends SlotColumn>(index: AdIndex, name: K, column: AdIndex[K]) {
+  index[name] = column;
+}
 
 export class AdIndex {
   size = 0;
@@ -291,31 +317,26 @@ export class AdIndex {
   priced = 0;
   /** Sealed slots featured when sealed (ads featured later are in the tail). */
   featured = new Int32Array(0);
+  /** When the index was sealed (ms since the epoch). */
+  sealedAt = 0;
   /** The answer of `matching`, reused. */
   #found = new Int32Array(0);
 
   #ensure(slots: number, maxId: number) {
     if (slots > this.id.length) {
       const n = Math.max(slots, this.id.length * 2);
-      this.id = grow(this.id, n);
-      this.category = grow(this.category, n);
-      this.city = grow(this.city, n);
-      this.area = grow(this.area, n);
-      this.price = grow(this.price, n);
-      this.priceLyd = grow(this.priceLyd, n);
-      this.currency = grow(this.currency, n);
-      this.photos = grow(this.photos, n);
-      this.alive = grow(this.alive, n);
-      this.bumped = grow(this.bumped, n);
-      this.featuredUntil = grow(this.featuredUntil, n);
-      this.lat = grow(this.lat, n);
-      this.lng = grow(this.lng, n);
+      this.#mapColumns((a) => grow(a, n));
     }
     if (maxId >= this.slotOf.length) {
       const old = this.slotOf.length;
       this.slotOf = grow(this.slotOf, Math.max(maxId + 1, old * 2));
       this.slotOf.fill(-1, old);
     }
+  }
+
+  /** Replaces every per-slot column by what `f` makes of it. */
+  #mapColumns(f: <T extends SlotArray>(a: T) => T) {
+    for (const name of SLOT_COLUMNS) replaceColumn(this, name, f(this[name]));
   }
 
   /** Adds (or replaces) an ad; returns its slot. */
@@ -367,6 +388,7 @@ export class AdIndex {
     this.#renumber(Int32Array.from(live), spanSlack);
     const n = this.size;
     this.sealed = n;
+    this.sealedAt = now;
     // Slots are in category order now: each category's group is its run of slots.
     this.categoryStart = groupStarts(this.category, n);
     this.cityGroups = groupBy(this.city, n);
@@ -400,24 +422,12 @@ export class AdIndex {
     const n = order.length;
     const newSlot = new Int32Array(this.size).fill(-1);
     for (let i = 0; i < n; i++) newSlot[order[i] as number] = i;
-    const take = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Float32Array>(a: T): T => {
+    const take = <T extends SlotArray>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(a.length);
       for (let i = 0; i < n; i++) b[i] = a[order[i] as number] as number;
       return b;
     };
-    this.id = take(this.id);
-    this.category = take(this.category);
-    this.city = take(this.city);
-    this.area = take(this.area);
-    this.price = take(this.price);
-    this.priceLyd = take(this.priceLyd);
-    this.currency = take(this.currency);
-    this.photos = take(this.photos);
-    this.alive = take(this.alive);
-    this.bumped = take(this.bumped);
-    this.featuredUntil = take(this.featuredUntil);
-    this.lat = take(this.lat);
-    this.lng = take(this.lng);
+    this.#mapColumns(take);
     this.slotOf.fill(-1);
     for (let i = 0; i < n; i++) this.slotOf[this.id[i] as number] = i;
     // Each attribute's values in slot order too, then by slot over the span they cover where that
@@ -613,8 +623,14 @@ export class AdIndex {
     };
     if (f.categories !== null) consider(this.categoryRuns(f.categories));
     if (place?.cityId != null) consider(this.cityRuns(place.cityId));
-    if (f.since > 0) consider(this.sinceRuns(f.since));
-    if (f.featuredAfter > 0) consider([{ order: this.featured, from: 0, to: this.featured.length }]);
+    for (const t of f.columns) {
+      if (t.kind !== 'at-least') continue;
+      if (t.column === 'bumped') consider(this.sinceRuns(t.min));
+      // Every sealed slot featured until after the sealing is in `featured`.
+      else if (t.column === 'featuredUntil' && t.min > this.sealedAt) {
+        consider([{ order: this.featured, from: 0, to: this.featured.length }]);
+      }
+    }
     return best;
   }
 
@@ -664,10 +680,9 @@ export class AdIndex {
     }
     if (scoped) n = keepByte(found, n, category, cats);
     if (box !== null && f.candidates !== null) n = keepInBox(found, n, this.lat, this.lng, box);
-    if (f.since > 0) n = keepAtLeast(found, n, this.bumped, f.since);
-    // (Whole milliseconds: after t is at least t + 1.)
-    if (f.featuredAfter > 0) n = keepAtLeast(found, n, this.featuredUntil, f.featuredAfter + 1);
-    if (f.photos) n = keepByte(found, n, this.photos, ONE);
+    for (const t of f.columns) {
+      n = t.kind === 'flag' ? keepByte(found, n, this[t.column], ONE) : keepAtLeast(found, n, this[t.column], t.min);
+    }
     if (pricey) n = keepPriced(found, priced, n, this.price, this.currency, lo, hi, f.currency);
     // Attribute tests last: a multiselect passes when any of its values does; a test of an
     // attribute no ad has a value of passes none.
@@ -902,7 +917,8 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       'bumped_at',
       'published_at',
       'featured_until',
-      sql<number>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
+      // 1 or 0 on SQLite, a boolean on PostgreSQL.
+      sql<number | boolean>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
     ])
     .where('id', 'in', ids)
     .execute();
@@ -915,7 +931,7 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       area: r.area_id ?? 0,
       price: r.price === null ? Number.NaN : toNumber(r.price),
       currency: r.currency === 'USD' ? 1 : 0,
-      photos: Number(r.has_photos) === 1 || (r.has_photos as unknown) === true,
+      photos: toBool(r.has_photos),
       bumped: ms(r.bumped_at ?? r.published_at),
       featuredUntil: ms(r.featured_until),
       lat: position.lat,

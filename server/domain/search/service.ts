@@ -2,6 +2,7 @@
 // the map, the home page sections and `GET /api/posts`. It resolves a query against the
 // catalogue (dropping what does not exist), narrows text through the database's text index, and
 // runs the rest — filters, facets, sort, page — over the in-memory index of published ads.
+import { fieldFilterTests } from '../../../app/lib/search-filters.ts';
 import {
   type AttributeFilter,
   MAX_RESULT_PAGES,
@@ -33,7 +34,6 @@ import { TextCache } from './text-cache.ts';
 
 /** Text matches beyond which a query is "common": the newest this many are searched, and the count says "more than". */
 export const TEXT_MATCH_CAP = 10_000;
-const DAY = 86_400_000;
 /** Ads written this recently are read again at every catch-up (see #catchUp). */
 const RECENT_MS = 1000;
 
@@ -361,14 +361,17 @@ export function scanFilter(
     priceMin: q.priceMin,
     priceMax: q.priceMax,
     currency: q.currency === 'USD' ? 1 : 0,
-    photos: q.photos,
-    since: q.within === null ? 0 : now - q.within * DAY,
-    attributes: r.attributes
-      .filter((a) => q.attributes[a.key])
-      .map((a) => attributeTest(a, q.attributes[a.key] as AttributeFilter)),
+    columns: [
+      ...fieldFilterTests(q, now),
+      // (Whole milliseconds: featured after now is featured until at least now + 1.)
+      ...(featuredOnly ? [{ kind: 'at-least', column: 'featuredUntil', min: now + 1 } as const] : []),
+    ],
+    attributes: r.attributes.flatMap((a) => {
+      const wanted = q.attributes[a.key];
+      return wanted ? [attributeTest(a, wanted)] : [];
+    }),
     candidates,
     bbox: null,
-    featuredAfter: featuredOnly ? now : 0,
   };
 }
 
