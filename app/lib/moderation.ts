@@ -1,6 +1,7 @@
 // The moderation queue's address (docs/product-notes.md, "Moderation"): filters are GET parameters, so the queue works
 // without JavaScript and every view can be linked. Unknown or invalid values are ignored.
 import type { AdStatus } from '../../server/db/schema.ts';
+import { oneOf } from './one-of.ts';
 import { SLUG_PATTERN } from './slug.ts';
 
 /** The queue's tabs, in order (server/domain/moderation.ts QUEUE_STATUSES). */
@@ -14,6 +15,7 @@ export const QUEUE_TABS: AdStatus[] = [
   'draft',
   'deleted',
 ];
+const isQueueTab = oneOf(QUEUE_TABS);
 
 /** Statuses an ad may be featured in (a pending ad shows as featured once published). */
 export const FEATURABLE: AdStatus[] = ['pending', 'published'];
@@ -46,7 +48,7 @@ export function parseQueueQuery(
   const page = params.get('page') ?? '';
   const reported = params.get('reported');
   return {
-    status: (QUEUE_TABS as string[]).includes(status) ? (status as AdStatus) : 'pending',
+    status: isQueueTab(status) ? status : 'pending',
     taxonomy: (known ? known.taxonomies.includes(taxonomy) : SLUG_PATTERN.test(taxonomy)) ? taxonomy : '',
     city: (known ? known.cities.includes(city) : SLUG_PATTERN.test(city)) ? city : '',
     reported: reported === '1' || reported === 'on' || reported === 'true',
@@ -70,6 +72,7 @@ export function queueSearch(query: QueueQuery, over: Partial<QueueQuery> = {}): 
 /** What an action did, shown once after its redirect (`?done=approved&count=2&skipped=1`). */
 export const DONE = ['approved', 'rejected', 'deleted', 'featured', 'unfeatured'] as const;
 export type Done = (typeof DONE)[number];
+const isDone = oneOf(DONE);
 export interface DoneNotice {
   done: Done;
   count: number;
@@ -78,12 +81,12 @@ export interface DoneNotice {
 
 export function parseDone(params: URLSearchParams): DoneNotice | null {
   const done = params.get('done');
-  if (!done || !(DONE as readonly string[]).includes(done)) return null;
+  if (!isDone(done)) return null;
   const n = (key: string) => {
     const v = params.get(key) ?? '';
     return /^\d{1,4}$/.test(v) ? Number(v) : 0;
   };
-  return { done: done as Done, count: n('count'), skipped: n('skipped') };
+  return { done, count: n('count'), skipped: n('skipped') };
 }
 
 /** Appends the notice to a path that may already carry a query. */

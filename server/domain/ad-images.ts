@@ -86,7 +86,8 @@ export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<n
  * actually stored: a small source has fewer distinct widths, and srcset must not repeat one.
  */
 export function adImageSrcSet(row: AdImageRef, storage?: Pick<MediaStorage, 'url'>): string {
-  const urls = adImageUrls(row, storage) as Record<string, string>;
+  // Looked up by the stored names, which may be variants no longer made.
+  const urls: Readonly<Record<string, string>> = adImageUrls(row, storage);
   const seen = new Set<number>();
   return storedVariants(row)
     .filter((v) => urls[v.name])

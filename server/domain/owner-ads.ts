@@ -143,7 +143,7 @@ export async function findOwnAd(db: DB, userId: string, id: number): Promise<Own
     .executeTakeFirst();
   if (!row) return null;
   const [ad] = await withCovers(db, [row]);
-  return ad as OwnAd;
+  return ad ?? null;
 }
 
 /** The member's own ad with its history and views. */

@@ -1,10 +1,12 @@
 // Information pages (/faq, /about, /terms, /privacy, /support): Markdown files per locale in
 // content/pages/{ar,en}/, bundled into the server build and rendered once.
 import { Marked } from 'marked';
+import { oneOf } from '../../app/lib/one-of.ts';
 import { NotFound } from './errors.ts';
 
 export const INFO_PAGES = ['faq', 'about', 'terms', 'privacy', 'support'] as const;
 export type InfoPageSlug = (typeof INFO_PAGES)[number];
+const isInfoPage = oneOf(INFO_PAGES);
 
 export interface InfoPage {
   slug: InfoPageSlug;
@@ -54,8 +56,8 @@ export function getInfoPage(locale: 'ar' | 'en', slug: string): InfoPage {
   const hit = cache.get(key);
   if (hit) return hit;
   const source = sources[`../../content/pages/${key}.md`];
-  if (!source || !(INFO_PAGES as readonly string[]).includes(slug)) throw new NotFound('errors.not-found');
-  const page = renderInfoPage(slug as InfoPageSlug, source);
+  if (!source || !isInfoPage(slug)) throw new NotFound('errors.not-found');
+  const page = renderInfoPage(slug, source);
   cache.set(key, page);
   return page;
 }

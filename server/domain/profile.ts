@@ -7,6 +7,7 @@ import {
   AVATAR_MAX_BYTES,
   defaultNotificationPreferences,
   defaultNotificationSetting,
+  isNotificationType,
   NOTIFICATION_TYPES,
   type NotificationPreferences,
   type NotificationsInput,
@@ -321,8 +322,10 @@ export async function notificationPreferences(db: DB, userId: string): Promise<N
     .where('user_id', '=', userId)
     .execute();
   for (const r of rows) {
-    const type = r.type as NotificationType;
-    if (prefs[type] && (r.channel === 'email' || r.channel === 'sms')) prefs[type][r.channel] = toBool(r.enabled);
+    // A type the site no longer sends (a row written by an older version) is left out.
+    if (isNotificationType(r.type) && (r.channel === 'email' || r.channel === 'sms')) {
+      prefs[r.type][r.channel] = toBool(r.enabled);
+    }
   }
   return prefs;
 }

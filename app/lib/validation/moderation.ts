@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseId } from '../ids.ts';
 import { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason } from '../moderation-codes.ts';
+import { oneOf } from '../one-of.ts';
 import { acceptedField, field, type Rule, requiredField, rules } from './rules.ts';
 
 export { isRejectionReason, LIBYA_TIME_ZONE, REJECTION_REASONS, type RejectionReason };
@@ -77,11 +78,12 @@ const idsField = z.unknown().transform((v, ctx) => {
 });
 
 export const BULK_INTENTS = ['bulk-approve', 'bulk-reject'] as const;
+export const isBulkIntent = oneOf(BULK_INTENTS);
 /** The queue's one form: bulk approve or reject of the checked ads, or a row's own `approve:<id>`. */
 export const queueSchema = z
   .object({ intent: z.string(), ids: idsField.optional(), ...reasonShape })
   .superRefine((v, ctx) => {
-    if (!(BULK_INTENTS as readonly string[]).includes(v.intent)) return;
+    if (!isBulkIntent(v.intent)) return;
     if (!v.ids || v.ids.length === 0) ctx.addIssue({ code: 'custom', path: ['ids'], message: 'required' });
     checkReason(v, ctx, v.intent === 'bulk-reject');
   });

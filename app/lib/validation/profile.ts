@@ -2,6 +2,7 @@
 // server. Each section is its own form with a hidden `intent`.
 import { z } from 'zod';
 import { locales } from '../../i18n/config.ts';
+import { oneOf } from '../one-of.ts';
 import { confirmed, field, requiredField, rules } from './rules.ts';
 
 export const PROFILE_INTENTS = [
@@ -15,7 +16,7 @@ export const PROFILE_INTENTS = [
   'delete',
 ] as const;
 export type ProfileIntent = (typeof PROFILE_INTENTS)[number];
-export const isProfileIntent = (v: unknown): v is ProfileIntent => PROFILE_INTENTS.includes(v as ProfileIntent);
+export const isProfileIntent = oneOf(PROFILE_INTENTS);
 
 /** Photos up to 10 MB (the same limit as server/media/images.ts's default). */
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
@@ -37,6 +38,7 @@ export const NOTIFICATION_TYPES = [
   'system',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export const isNotificationType = oneOf(NOTIFICATION_TYPES);
 
 /** In-app notifications are always on; members choose email and SMS per type. */
 export const NOTIFICATION_CHANNELS = ['in-app', 'email', 'sms'] as const;
@@ -84,11 +86,11 @@ const typeList = () =>
       const list = v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v];
       const types: NotificationType[] = [];
       for (const item of list) {
-        if (!NOTIFICATION_TYPES.includes(item as NotificationType)) {
+        if (!isNotificationType(item)) {
           ctx.addIssue({ code: 'custom', message: 'in' });
           return z.NEVER;
         }
-        if (!types.includes(item as NotificationType)) types.push(item as NotificationType);
+        if (!types.includes(item)) types.push(item);
       }
       return types;
     });
@@ -151,6 +153,6 @@ export const deleteWithPasswordSchema = z.object({ password: requiredField(rules
 export const deleteWithWordSchema = z.object({
   confirm: requiredField({
     code: 'delete-word',
-    check: (v) => (DELETE_WORDS as readonly string[]).includes(String(v).trim().toLowerCase()),
+    check: (v) => oneOf(DELETE_WORDS)(String(v).trim().toLowerCase()),
   }),
 });

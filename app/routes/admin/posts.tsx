@@ -39,7 +39,7 @@ import { parseDone, parseQueueQuery, QUEUE_TABS, type QueueQuery, queueSearch } 
 import { db, tFor } from '~/lib/route.server.ts';
 import { requirePermission } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { BULK_INTENTS, queueSchema, rejectionReasonValue } from '~/lib/validation/moderation.ts';
+import { isBulkIntent, queueSchema, rejectionReasonValue } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { listModerationQueue, moveAds, type QueueItem } from '../../../server/domain/moderation.ts';
@@ -91,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   const row = intent.startsWith('approve:') ? parseId(intent.slice('approve:'.length)) : null;
-  if (row === null && !(BULK_INTENTS as readonly string[]).includes(intent)) {
+  if (row === null && !isBulkIntent(intent)) {
     throw new Response(null, { status: 400, statusText: 'Bad Request' });
   }
   const user = await requirePermission(request, context, 'approve-ads');

@@ -2,6 +2,7 @@
 // attributes, the city and the seller's contact options, then written with their photos, text index
 // and revision in one transaction.
 import type { Insertable } from 'kysely';
+import { oneOf } from '../../../app/lib/one-of.ts';
 import { PRICED, type PriceType } from '../../../app/lib/validation/ads.ts';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus, Database } from '../../db/schema.ts';
@@ -201,7 +202,7 @@ export async function createAd(
       .where('user_id', '=', actor.id)
       .where('submission_key', '=', input.submission_key)
       .executeTakeFirst();
-    if (again) return { id: again.id, slug: again.slug, status: again.status as AdStatus, created: false };
+    if (again) return { id: again.id, slug: again.slug, status: again.status, created: false };
 
     await checkAllowance(trx, actor.id);
     await checkPlace(trx, input);
@@ -305,7 +306,7 @@ function comparableAttrs(attrs: Record<string, unknown>): Record<string, unknown
 }
 
 /** Changing one of these sends a published ad back to review when moderation is `pre` (docs/product/ads.md). */
-const MATERIAL_FIELDS = ['title', 'description', 'price', 'price_type', 'currency', 'photos'] as const;
+const isMaterialField = oneOf(['title', 'description', 'price', 'price_type', 'currency', 'photos']);
 
 export interface EditedAd {
   id: number;
@@ -339,7 +340,7 @@ export async function updateAd(
       .where('status', '!=', 'deleted')
       .executeTakeFirst();
     if (!ad) throw new NotFound('errors.not-found');
-    const status = ad.status as AdStatus;
+    const status = ad.status;
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
 
@@ -369,7 +370,7 @@ export async function updateAd(
     const changed = Object.keys(changes);
     if (changed.length === 0) return { id, slug: ad.slug, status, changed };
 
-    const material = changed.some((k) => (MATERIAL_FIELDS as readonly string[]).includes(k));
+    const material = changed.some(isMaterialField);
     // A rejected ad always goes back to the moderators who rejected it, whatever the mode.
     let next = status;
     if (status === 'rejected') next = 'pending';

@@ -56,7 +56,7 @@ async function lockAd(trx: DB, id: number, owner?: string): Promise<AdRow> {
     .executeTakeFirst();
   // Someone else's ad answers exactly like a missing one.
   if (!ad || ad.status === 'deleted') throw new NotFound('errors.not-found');
-  return ad as AdRow;
+  return ad;
 }
 
 /**

@@ -155,7 +155,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     price: ad.price === null ? null : toNumber(ad.price),
     currency: ad.currency,
     price_type: ad.price_type,
-    status: ad.status as AdStatus,
+    status: ad.status,
     rejection_reason: ad.rejection_reason,
     featured: !!featuredUntil && featuredUntil.getTime() > Date.now(),
     published_at: isoOrNull(ad.published_at),

@@ -131,7 +131,8 @@ export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> 
     else categoryById.get(c.parent_id)?.children.push(c.id);
   }
   const subtreeOf = (id: number): number[] => {
-    const c = categoryById.get(id) as SnapCategory;
+    const c = categoryById.get(id);
+    if (c === undefined) return [];
     if (c.subtree.length === 0) c.subtree = [id, ...c.children.flatMap(subtreeOf)];
     return c.subtree;
   };

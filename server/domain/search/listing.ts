@@ -90,8 +90,10 @@ export async function buildListing(
       areas:
         resolved.cityId === null
           ? []
-          : (catalogue.cityById.get(resolved.cityId)?.areas.map((id) => named(catalogue.areaById.get(id) as Named)) ??
-            []),
+          : (catalogue.cityById.get(resolved.cityId)?.areas ?? []).flatMap((id) => {
+              const area = catalogue.areaById.get(id);
+              return area ? [named(area)] : [];
+            }),
       attributes: filterableAttributes(catalogue, resolved.categoryId, resolved.taxonomyId).map((a) => ({
         ...attributeLabel(a),
         min: a.min,
