@@ -18,7 +18,7 @@
 //    (`BENCH_PAGE_FILE`, /__bench/page), which pages are shown as a share of;
 // 3. the search API, the map and rendered pages again one request at a time (latency without
 //    queueing), then sign-in attempts and the processing of a 12 MP photo.
-// It prints the tables and the issue's figures next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
+// It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -751,7 +751,7 @@ checks.push({
     : 'not measured (no map endpoint in this build)',
   ok: worstMap ? worstMap.p95_ms <= 40 : null,
 });
-console.log('\nIssue 5 figures\n');
+console.log('\nTargets (docs/performance.md)\n');
 for (const c of checks) {
   console.log(`  ${c.ok === null ? '  —  ' : c.ok ? ' ok  ' : 'MISS '} ${c.figure}: ${c.measured}`);
 }

@@ -1,5 +1,4 @@
-// The back-office dashboard: figures that exist today (members, contact messages). Ads, the
-// moderation queue and reports join them with the ads issue.
+// The back-office dashboard: figures about members and contact messages.
 
 import { dayOf, timestampValue } from '../db/dates.ts';
 import type { DatabaseHandle } from '../db/index.ts';

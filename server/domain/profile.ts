@@ -331,7 +331,7 @@ export async function notificationPreferences(db: DB, userId: string): Promise<N
 }
 
 /**
- * Whether `userId` wants `type` by `channel` (used by the notification issue). In-app is always on.
+ * Whether `userId` wants `type` by `channel` (for the notifications to come). In-app is always on.
  */
 export async function wantsNotification(
   db: DB,
@@ -407,7 +407,7 @@ export interface ReleasedAccountData {
  * notification preferences). Later features add their steps here (docs/product-notes.md, "Profile"):
  * - ads: soft-deleted (`deleted_at`, status `deleted`), so they leave listings, search
  *   and the sitemap at once, and staff keep their history and revisions;
- * - chats and messages (chats issue): kept for the other party, with this member shown as
+ * - chats and messages (once chats are built): kept for the other party, with this member shown as
  *   "deleted member" (participant and sender set to null, not deleted);
  * - favorites, saved searches, notifications, company memberships: deleted with the account.
  */

@@ -1,6 +1,6 @@
 // Saved searches (docs/product/search.md): a member's query of /posts in its canonical URL form (one row per
-// member and query), named for the list; alerts (frequency, last alerted) arrive with the
-// communication issue, which reads these rows.
+// member and query), named for the list; alerts (frequency, last alerted) are not built
+// yet; they will read these rows.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../index.ts';
 import { createdAt, timestampType, withId } from './helpers.ts';

@@ -1,6 +1,6 @@
 // "Save this search" (docs/product/search.md): a member keeps a query of /posts, named after what it asks for.
-// Saving the same query again keeps the one row. Alerts and the list page come with the
-// communication issue, which reads these rows.
+// Saving the same query again keeps the one row. Alerts and the list page are not built yet;
+// they will read these rows.
 import type { DB } from '../../db/index.ts';
 import { Invalid } from '../errors.ts';
 
