@@ -153,14 +153,13 @@ export const ATTRIBUTE_PARAMETERS = {
 };
 const ATTRIBUTE_NAME = /^f\.([a-z][a-z0-9_]{0,49})(?:\.(min|max))?$/;
 
-/** `?page=`: from 2 (page 1 is written without it) to MAX_RESULT_PAGES. */
+/** `?page=`: 1 (the default, which canonical URLs leave out) to MAX_RESULT_PAGES. */
 export const PAGE_PARAMETER = z
   .string()
   .regex(/^[1-9]\d{0,3}$/)
-  .refine((raw) => raw !== '1')
   .transform(Number)
   .pipe(z.number().max(MAX_RESULT_PAGES))
-  .meta({ description: `Page 2 to ${MAX_RESULT_PAGES}; page 1 is written without it. Another value answers 404` });
+  .meta({ description: `Page 1 (the default) to ${MAX_RESULT_PAGES}. Another value answers 404` });
 
 /** The value of a parameter as its schema reads it, or null when absent or refused. */
 function read<T>(schema: z.ZodType<T>, value: string | null): T | null {
@@ -275,8 +274,8 @@ export function hasFilters(query: SearchQuery, { text = true } = {}): boolean {
 }
 
 /**
- * The page number of `?page=`: 1 when absent; null when it is not a page a listing offers (0, 1
- * written out, junk, or past MAX_RESULT_PAGES).
+ * The page number of `?page=`: 1 when absent; null when it is not a page a listing offers (0, junk,
+ * or past MAX_RESULT_PAGES).
  */
 export function parsePage(params: URLSearchParams): number | null {
   const raw = params.get('page');

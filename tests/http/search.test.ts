@@ -14,6 +14,7 @@ interface ApiResult {
     total: number;
     total_exact: boolean;
     canonical: string;
+    page: number;
     pages: number;
     facets: { categories: { slug: string; count: number }[]; cities: { slug: string; count: number }[] };
   };
@@ -71,6 +72,11 @@ describe('search', () => {
     expect(clean.status).toBe(200);
     const api404 = await browser().get('/api/posts?page=51');
     expect(api404.status).toBe(404);
+    // Page 1 written out is page 1 in the API (a client counting from 1 need not leave it out).
+    const first = await api('category=cars&page=1');
+    expect(first.meta.page).toBe(1);
+    expect(first.data.map((ad) => ad.id)).toEqual((await api('category=cars')).data.map((ad) => ad.id));
+    expect((await browser().get('/api/posts?page=0')).status).toBe(404);
     expect((await browser().get('/en/posts?page=51')).status).toBe(404);
     expect((await browser().get('/en/posts?page=0')).status).toBe(404);
     expect((await browser().get('/posts?page=1')).status).toBe(301);

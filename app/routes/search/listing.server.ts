@@ -33,17 +33,16 @@ export async function loadListing(
   const resolved = resolveQuery(catalogue, parsed);
   const page = parsePage(url.searchParams);
   const omit = { category: !!fixed.category };
-  const rawPage = url.searchParams.get('page');
-  if (page === null && rawPage !== '1') throw notFound(request);
-  const canonical = searchString(resolved.query, page ?? 1, omit);
+  if (page === null) throw notFound(request);
+  const canonical = searchString(resolved.query, page, omit);
   const incoming = new URLSearchParams(url.search);
   // A one-time notice of the page itself ("search saved"), not part of the query.
   incoming.delete('saved');
   if (incoming.toString() !== canonical.slice(1)) {
     // `?page=1` is page one for good (301); other clean-ups depend on the catalogue of the day (302).
-    throw redirect(encodeURI(localizePath(fixed.base, locale)) + canonical, rawPage === '1' ? 301 : 302);
+    const pageOne = url.searchParams.get('page') === '1';
+    throw redirect(encodeURI(localizePath(fixed.base, locale)) + canonical, pageOne ? 301 : 302);
   }
-  if (page === null) throw notFound(request);
   const listing = await buildListing(database, catalogue, resolved, page, fixed.base);
   if (!listing) throw notFound(request);
   return listing;
