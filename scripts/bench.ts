@@ -27,6 +27,7 @@ import { parseSearchQuery } from '../app/lib/search-query.ts';
 import { loadConfig } from '../server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../server/db/index.ts';
 import { fts5Query, tsQuery } from '../server/db/text-search.ts';
+import { textTerms } from '../server/domain/search/analyzer.ts';
 import { searchTerms } from '../server/domain/search/normalize.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
@@ -151,7 +152,7 @@ const cpu2ms = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /** Published ads whose text matches `word` as the service reads it (every word, the last a prefix). */
 async function textMatches(handle: DatabaseHandle, word: string): Promise<number> {
-  const terms = searchTerms(word);
+  const terms = textTerms(searchTerms(word));
   const r =
     handle.dialect === 'postgres'
       ? await sql<{ n: string }>`select count(*) as n from ad_search s join ads a on a.id = s.ad_id

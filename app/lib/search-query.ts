@@ -76,6 +76,15 @@ export const EMPTY_QUERY: SearchQuery = {
   attributes: {},
 };
 
+/** The order of a query that names none: the best matches first for text, else the newest. */
+export const defaultSort = (query: Pick<SearchQuery, 'q'>): SearchSort => (query.q === null ? 'newest' : 'relevance');
+
+/** A query of these parts, the rest empty (its order the default for its text). */
+export function queryWith(parts: Partial<SearchQuery>): SearchQuery {
+  const query = { ...EMPTY_QUERY, ...parts };
+  return parts.sort === undefined ? { ...query, sort: defaultSort(query) } : query;
+}
+
 /** Collapses white space and cuts at the length limit; null when nothing is left. */
 export function cleanText(value: string | null): string | null {
   if (value === null) return null;
@@ -131,7 +140,7 @@ export const SEARCH_PARAMETERS = {
   price_max: amount('Highest price'),
   currency: z.enum(SEARCH_CURRENCIES).default('LYD').meta({ description: 'Currency of the price bounds' }),
   ...fieldParameters(),
-  sort: z.enum(SORTS).default('newest').meta({ description: '`relevance` needs `q`' }),
+  sort: z.enum(SORTS).meta({ description: 'By default `relevance` with `q`, `newest` without; `relevance` needs `q`' }),
 };
 
 /** Attribute filters, by attribute key (`f.year.min=2015`). */
@@ -184,7 +193,7 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
   }
   query.currency = read(p.currency, params.get('currency')) ?? EMPTY_QUERY.currency;
   const sort = read(p.sort, params.get('sort'));
-  if (sort !== null && (sort !== 'relevance' || query.q !== null)) query.sort = sort;
+  query.sort = sort !== null && (sort !== 'relevance' || query.q !== null) ? sort : defaultSort(query);
   const ranges = new Map<string, { min: number | null; max: number | null }>();
   for (const [name, value] of params) {
     const m = ATTRIBUTE_NAME.exec(name);
@@ -241,7 +250,7 @@ export function searchParamsOf(query: SearchQuery, omit: { category?: boolean } 
     p.set('currency', query.currency);
   }
   writeFieldFilters(query, p);
-  if (query.sort !== 'newest') p.set('sort', query.sort);
+  if (query.sort !== defaultSort(query)) p.set('sort', query.sort);
   for (const [key, f] of Object.entries(sortedAttributes(query.attributes))) {
     if (f.kind === 'options') p.set(`f.${key}`, f.options.join(','));
     else if (f.kind === 'bool') p.set(`f.${key}`, f.value ? '1' : '0');

@@ -339,7 +339,14 @@ export interface Database {
   revisions: RevisionsTable;
   notifications: NotificationsTable;
   /** Normalised words of each ad's title and description (the text index's source). */
-  ad_search: { ad_id: number; title: string; body: string };
+  /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
+  ad_search: {
+    ad_id: number;
+    title: string;
+    body: string;
+    terms: ColumnType<string, string | undefined, string>;
+    stems: ColumnType<string, string | undefined, string>;
+  };
   /** PostgreSQL only: each (word, ad) pair of `ad_search`, kept by a trigger (migration 0013). */
   ad_words: { word: string; ad_id: number };
 }

@@ -1,8 +1,11 @@
-// The dialect half of text search (docs/architecture.md: dialect differences live in server/db/): matching the
-// normalised words of a query against the ad text index of migration 0008. Every word must appear,
-// the last one as a prefix (the user may still be typing it); title words weigh more than
-// description words (SQLite bm25 10:1, PostgreSQL weights A:B = 1:0.4).
+// The dialect half of text search (docs/architecture.md: dialect differences live in server/db/): matching a query's
+// terms (server/domain/search/analyzer.ts: each word with the forms that match it) against the ad
+// text index of migrations 0008 and 0016. Every word must match by one of its forms, the last word's
+// first form as a prefix (the user may still be typing it). For relevance, the ad's own title weighs
+// most, then the words its category and place give it, then stems, then its description (SQLite
+// bm25 10 : 5 : 2 : 1, PostgreSQL weights A : B : C : D = 1 : 0.5 : 0.2 : 0.1).
 import { sql } from 'kysely';
+import { type TextTerms, textTerms } from '../domain/search/analyzer.ts';
 import { searchTerms } from '../domain/search/normalize.ts';
 import { idsOf } from './bulk-read.ts';
 import type { DB, DialectName } from './index.ts';
@@ -13,15 +16,30 @@ export interface TextMatch {
   score: number;
 }
 
-/** FTS5 query: each word as a quoted string, the last one with a prefix star; all must match. */
-export function fts5Query(terms: string[]): string {
-  return terms.map((t, i) => `"${t.replaceAll('"', '""')}"${i === terms.length - 1 ? '*' : ''}`).join(' ');
+/** A query as text, or its terms already made (with the catalogue's near spellings). */
+export type TextQuery = string | TextTerms;
+
+const termsOf = (query: TextQuery): TextTerms => (typeof query === 'string' ? textTerms(searchTerms(query)) : query);
+
+/** FTS5 query: each word's forms as quoted strings joined by OR, the last word's first with a prefix star; all words must match. */
+export function fts5Query(terms: TextTerms): string {
+  const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+  return terms
+    .map((forms, i) => {
+      const last = i === terms.length - 1;
+      return `(${forms.map((f, j) => `${quote(f)}${last && j === 0 ? '*' : ''}`).join(' OR ')})`;
+    })
+    .join(' AND ');
 }
 
-/** tsquery text: each word as a quoted lexeme, the last one a prefix; joined by AND. */
-export function tsQuery(terms: string[]): string {
+/** tsquery text: each word's forms as quoted lexemes joined by |, the last word's first a prefix; words joined by &. */
+export function tsQuery(terms: TextTerms): string {
+  const quote = (t: string) => `'${t.replaceAll("'", "''").replaceAll('\\', '\\\\')}'`;
   return terms
-    .map((t, i) => `'${t.replaceAll("'", "''").replaceAll('\\', '\\\\')}'${i === terms.length - 1 ? ':*' : ''}`)
+    .map((forms, i) => {
+      const last = i === terms.length - 1;
+      return `(${forms.map((f, j) => `${quote(f)}${last && j === 0 ? ':*' : ''}`).join(' | ')})`;
+    })
     .join(' & ');
 }
 
@@ -35,11 +53,11 @@ export const RANK_CAP = 2000;
 export async function matchAdText(
   db: DB,
   dialect: DialectName,
-  query: string,
+  query: TextQuery,
   limit = 500,
   rankCap = RANK_CAP,
 ): Promise<TextMatch[]> {
-  const terms = searchTerms(query);
+  const terms = termsOf(query);
   if (terms.length === 0) return [];
   if (dialect === 'postgres') {
     const q = tsQuery(terms);
@@ -50,7 +68,7 @@ export async function matchAdText(
     const ranked = Number(counted.rows[0]?.n ?? 0) <= rankCap;
     const rows = ranked
       ? await sql<{ id: number; score: number }>`
-          select ad_id as id, ts_rank(document, q) as score
+          select ad_id as id, ts_rank('{0.1, 0.2, 0.5, 1.0}', document, q) as score
           from ad_search, cast(${q} as tsquery) as q
           where document @@ q
           order by score desc, ad_id desc
@@ -71,7 +89,7 @@ export async function matchAdText(
   const ranked = Number(counted.rows[0]?.n ?? 0) <= rankCap;
   const rows = ranked
     ? await sql<{ id: number; score: number }>`
-        select rowid as id, -bm25(ad_search_fts, 10.0, 1.0) as score
+        select rowid as id, -bm25(ad_search_fts, 10.0, 1.0, 5.0, 2.0) as score
         from ad_search_fts
         where ad_search_fts match ${match}
         order by score desc, rowid desc
@@ -115,15 +133,16 @@ function newestDistinct(ids: number[], limit: number): number[] {
 }
 
 /**
- * PostgreSQL: the newest `limit` ads with every word of `terms` (the last a prefix) from
- * `ad_words` (migration 0013), read from its key alone; null when the prefix starts more than
- * PREFIX_WORDS words.
+ * PostgreSQL: the newest `limit` ads with a form of every word of `terms` (the last word's first
+ * form a prefix) from `ad_words` (migration 0013), read from its key alone; null when the prefix
+ * starts more than PREFIX_WORDS words.
  */
-async function wordListCandidates(db: DB, terms: string[], limit: number): Promise<number[] | null> {
-  const last = terms[terms.length - 1] as string;
+async function wordListCandidates(db: DB, terms: TextTerms, limit: number): Promise<number[] | null> {
+  const lastForms = terms[terms.length - 1] as string[];
+  const prefix = lastForms[0] as string;
   // The words the prefix starts, one key lookup each (terms hold only letters and digits: no LIKE
   // wildcards). PREFIX_WORDS + 1 of them say "too many".
-  const starts = `${last}%`;
+  const starts = `${prefix}%`;
   const { rows } = await sql<{ word: string }>`
     with recursive w(word) as (
       (select word from ad_words where word like ${starts} order by word limit 1)
@@ -133,11 +152,13 @@ async function wordListCandidates(db: DB, terms: string[], limit: number): Promi
     )
     select word from w where word is not null limit ${PREFIX_WORDS + 1}`.execute(db);
   const prefixed = rows.map((r) => r.word);
-  if (prefixed.length === 0) return [];
   if (prefixed.length > PREFIX_WORDS) return null;
-  const whole = [...new Set(terms.slice(0, -1))];
-  if (whole.length === 0) {
-    // One word or prefix: each word's newest `limit` ads straight from the key, merged here. The
+  // Each word as the list of index words any of which matches it: the last word's are the words its
+  // prefix starts and its other forms.
+  const groups = [...terms.slice(0, -1), [...prefixed, ...lastForms.slice(1)]].map((g) => [...new Set(g)]);
+  if (groups.some((g) => g.length === 0)) return [];
+  if (groups.length === 1) {
+    // One word: each of its index words' newest `limit` ads straight from the key, merged here. The
     // newest `limit` of the union are among them (no more than `limit` - 1 others come before one).
     const lists = await sql<{ ids: string | null }>`
       select (
@@ -145,29 +166,41 @@ async function wordListCandidates(db: DB, terms: string[], limit: number): Promi
           select ad_id from ad_words a where a.word = w.word order by ad_id desc limit ${limit}
         ) as newest
       ) as ids
-      from unnest(cast(${prefixed} as text[])) as w(word)`.execute(db);
+      from unnest(cast(${groups[0]} as text[])) as w(word)`.execute(db);
     return newestDistinct(
       lists.rows.flatMap((r) => idsOf(r.ids)),
       limit,
     );
   }
-  // Several words: the first one's ads (newest first) joined to each other word's, which the
-  // planner merges in id order or hashes, by its statistics of each word; the prefix as one more
-  // word when it starts only one, else as "any of its words".
-  const words = prefixed.length === 1 ? [...new Set([...whole, prefixed[0] as string])] : whole;
-  const [first, ...others] = words;
-  const joins = others.map((w, i) => {
-    const j = sql.id(`w${i}`);
-    return sql`join ad_words ${j} on ${j}.ad_id = a.ad_id and ${j}.word = ${w}`;
-  });
-  const prefix =
-    prefixed.length > 1
-      ? sql`and exists (select 1 from ad_words p where p.word = any(cast(${prefixed} as text[])) and p.ad_id = a.ad_id)`
-      : sql``;
+  // Several words: the ads of a word with one index word (newest first) joined to each other such
+  // word's, which the planner merges in id order or hashes, by its statistics of each word; a word
+  // with several index words as "any of them". The walk starts from a single-form word when there
+  // is one (a key range in id order), else from the first word's forms.
+  const single = groups.filter((g) => g.length === 1).map((g) => g[0] as string);
+  const several = groups.filter((g) => g.length > 1);
+  const anyOf = (g: string[], i: number) => {
+    const p = sql.id(`p${i}`);
+    return sql`and exists (select 1 from ad_words ${p} where ${p}.word = any(cast(${g} as text[])) and ${p}.ad_id = a.ad_id)`;
+  };
+  if (single.length > 0) {
+    const [first, ...others] = single;
+    const joins = others.map((w, i) => {
+      const j = sql.id(`w${i}`);
+      return sql`join ad_words ${j} on ${j}.ad_id = a.ad_id and ${j}.word = ${w}`;
+    });
+    const r = await sql<{ ids: string | null }>`
+      select string_agg(ad_id::text, ',') as ids from (
+        select a.ad_id from ad_words a ${sql.join(joins, sql` `)}
+        where a.word = ${first} ${sql.join(several.map(anyOf), sql` `)}
+        order by a.ad_id desc limit ${limit}
+      ) as m`.execute(db);
+    return newestDistinct(idsOf(r.rows[0]?.ids), limit);
+  }
+  const [first, ...rest] = several as [string[], ...string[][]];
   const r = await sql<{ ids: string | null }>`
     select string_agg(ad_id::text, ',') as ids from (
-      select a.ad_id from ad_words a ${sql.join(joins, sql` `)}
-      where a.word = ${first} ${prefix}
+      select distinct a.ad_id from ad_words a
+      where a.word = any(cast(${first} as text[])) ${sql.join(rest.map(anyOf), sql` `)}
       order by a.ad_id desc limit ${limit}
     ) as m`.execute(db);
   return newestDistinct(idsOf(r.rows[0]?.ids), limit);
@@ -177,7 +210,7 @@ async function wordListCandidates(db: DB, terms: string[], limit: number): Promi
  * PostgreSQL, for a very short prefix: through the tsvector's GIN index, or by walking the ids
  * down, as the planner's estimate of the matches says.
  */
-async function documentCandidates(db: DB, terms: string[], limit: number): Promise<number[]> {
+async function documentCandidates(db: DB, terms: TextTerms, limit: number): Promise<number[]> {
   const q = tsQuery(terms);
   // Two ways to the newest matches, and the planner often takes the wrong one for a prefix: for a
   // word in many ads, walk the ids down and test each document until `limit` match; for fewer, read
@@ -208,10 +241,10 @@ async function documentCandidates(db: DB, terms: string[], limit: number): Promi
 export async function textCandidates(
   db: DB,
   dialect: DialectName,
-  query: string,
+  query: TextQuery,
   cap: number,
 ): Promise<TextCandidates> {
-  const terms = searchTerms(query);
+  const terms = termsOf(query);
   if (terms.length === 0) return { ids: [], exact: true };
   let ids: number[];
   if (dialect === 'postgres') {
@@ -231,15 +264,19 @@ export async function textCandidates(
 export async function textScores(
   db: DB,
   dialect: DialectName,
-  query: string,
+  query: TextQuery,
   cap: number,
 ): Promise<Map<number, number>> {
   return new Map((await matchAdText(db, dialect, query, cap, cap)).map((m) => [m.id, m.score]));
 }
 
-/** The indexed text of these ads (`ad_search`: title and description, normalised), as one string each. */
+/** The indexed text of these ads (`ad_search`: every column, normalised), as one string each. */
 export async function adTexts(db: DB, ids: number[]): Promise<{ id: number; text: string }[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('ad_search').select(['ad_id', 'title', 'body']).where('ad_id', 'in', ids).execute();
-  return rows.map((r) => ({ id: r.ad_id, text: `${r.title} ${r.body}` }));
+  const rows = await db
+    .selectFrom('ad_search')
+    .select(['ad_id', 'title', 'body', 'terms', 'stems'])
+    .where('ad_id', 'in', ids)
+    .execute();
+  return rows.map((r) => ({ id: r.ad_id, text: `${r.title} ${r.body} ${r.terms} ${r.stems}`.trim() }));
 }

@@ -14,7 +14,7 @@ import { toBool, toJson, toNumber } from '../../server/db/values.ts';
 import { recountTaxonomy, recountUserAds } from '../../server/domain/ads/bookkeeping.ts';
 import { ACTIVE_STATUSES, AD_RULES } from '../../server/domain/ads/rules.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
-import { adSearchRow, indexAdText } from '../../server/domain/search/text-index.ts';
+import { adPlaces, adSearchRow, indexAdText, loadCatalogueWords } from '../../server/domain/search/text-index.ts';
 import { createLocalStorage } from '../../server/media/storage.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -292,13 +292,33 @@ describe.each(dialects)('a bulk load on %s', (dialect) => {
     const ads = await t.db
       .selectFrom('ads')
       .leftJoin('ad_search', 'ad_search.ad_id', 'ads.id')
-      .select(['ads.id', 'ads.title', 'ads.description', 'ad_search.title as indexed_title', 'ad_search.body'])
+      .select([
+        'ads.id',
+        'ads.title',
+        'ads.description',
+        'ad_search.title as indexed_title',
+        'ad_search.body',
+        'ad_search.terms',
+        'ad_search.stems',
+      ])
       .orderBy('ads.id')
       .execute();
     expect(ads).toHaveLength(3000);
+    const words = await loadCatalogueWords(t.db);
+    const places = await adPlaces(
+      t.db,
+      ads.map((ad) => ad.id),
+    );
     for (const ad of ads) {
-      const row = adSearchRow(ad.id, ad.title, ad.description);
-      expect([ad.indexed_title, ad.body], `ad ${ad.id}`).toEqual([row.title, row.body]);
+      const place = places.get(ad.id);
+      if (!place) throw new Error(`ad ${ad.id} has no place`);
+      const row = adSearchRow(ad.id, ad.title, ad.description, words, place);
+      expect([ad.indexed_title, ad.body, ad.terms, ad.stems], `ad ${ad.id}`).toEqual([
+        row.title,
+        row.body,
+        row.terms,
+        row.stems,
+      ]);
     }
     // A search for an ad's own words finds it (all of them: few other ads have every one).
     for (const ad of [ads[0], ads[1499], ads[2999]]) {

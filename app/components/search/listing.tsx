@@ -11,8 +11,10 @@ import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { FIELD_FILTER_NAMES, FIELD_FILTERS, fieldFilterOn, fieldFilterParameter } from '~/lib/search-filters.ts';
 import {
+  defaultSort,
   EMPTY_QUERY,
   hasFilters,
+  queryWith,
   SEARCH_CURRENCIES,
   type SearchQuery,
   SORTS,
@@ -154,7 +156,7 @@ function SortForm({ listing }: { listing: Listing }) {
   const { to } = useLocale();
   const submit = useSubmit();
   const { query } = listing;
-  const params = searchParamsOf({ ...query, sort: 'newest' }, { category: listing.base !== '/posts' });
+  const params = searchParamsOf({ ...query, sort: defaultSort(query) }, { category: listing.base !== '/posts' });
   return (
     <Form method="get" action={to(listing.base)} className={classes.sort}>
       {[...params].map(([name, value]) => (
@@ -450,11 +452,11 @@ function NoResults({ listing }: { listing: Listing }) {
   if (hasFilters(query, { text: false })) {
     actions.push({
       label: t('empty.clear-filters'),
-      to: href({ ...EMPTY_QUERY, q: query.q, taxonomy: query.taxonomy, category: query.category }),
+      to: href(queryWith({ q: query.q, taxonomy: query.taxonomy, category: query.category })),
     });
   }
   if (query.q && (query.category || query.taxonomy)) {
-    actions.push({ label: t('empty.everywhere'), to: to('/posts') + searchString({ ...EMPTY_QUERY, q: query.q }) });
+    actions.push({ label: t('empty.everywhere'), to: to('/posts') + searchString(queryWith({ q: query.q })) });
   }
   return (
     <Stack gap="sm">

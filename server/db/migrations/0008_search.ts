@@ -5,7 +5,7 @@
 // A, description B) of the `simple` configuration — lower-casing only, no stemming: the text holds
 // only letters, digits and single spaces, so its words are the normaliser's words — and a GIN index.
 import { type Kysely, sql } from 'kysely';
-import { adSearchRow } from '../../domain/search/text-index.ts';
+import { normalizeText } from '../../domain/search/normalize.ts';
 import type { DialectName } from '../index.ts';
 
 export const name = '0008_search';
@@ -63,7 +63,7 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
     if (ads.length === 0) break;
     await db
       .insertInto('ad_search')
-      .values(ads.map((a) => adSearchRow(a.id, a.title, a.description)))
+      .values(ads.map((a) => ({ ad_id: a.id, title: normalizeText(a.title), body: normalizeText(a.description) })))
       .execute();
     after = ads[ads.length - 1].id;
   }

@@ -23,7 +23,7 @@ import { CompiledQuery, type Insertable, sql, type Transaction } from 'kysely';
 import { recountTaxonomy, recountUserAds } from '../../domain/ads/bookkeeping.ts';
 import { slugify, valueRows } from '../../domain/ads/placing.ts';
 import { AD_RULES } from '../../domain/ads/rules.ts';
-import { adSearchRow } from '../../domain/search/text-index.ts';
+import { adSearchRow, type CatalogueWords, loadCatalogueWords } from '../../domain/search/text-index.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { DB, DialectName } from '../index.ts';
 import type { AdStatus, Database } from '../schema.ts';
@@ -375,6 +375,8 @@ interface PlanContext {
   people: People;
   now: Date;
   seed: number;
+  /** What the text index gives each ad besides its own words (server/domain/search/text-index.ts). */
+  words: CatalogueWords;
 }
 
 function planAd(ctx: PlanContext, index: number, id: number, status: AdStatus, owner: Seller, taxonomy?: string) {
@@ -553,6 +555,7 @@ async function writeAds(
   dialect: DialectName,
   planned: PlannedAd[],
   images: Insertable<Database['ad_images']>[],
+  words: CatalogueWords,
 ) {
   await insertAll(
     tx,
@@ -576,7 +579,7 @@ async function writeAds(
   await insertAll(
     tx,
     'ad_search',
-    planned.map((p) => adSearchRow(p.row.id, p.row.title, p.row.description)),
+    planned.map((p) => searchRow(p, words)),
     1000,
   );
   // Ids were given explicitly: move PostgreSQL's identity past them (SQLite follows by itself).
@@ -695,7 +698,7 @@ export async function seedDemoAds(handle: Handle, options: DemoAdsOptions = {}):
       if (i >= 0) memberAt.add(i);
     }
   }
-  const ctx: PlanContext = { catalogue, people, now, seed };
+  const ctx: PlanContext = { catalogue, people, now, seed, words: await loadCatalogueWords(db) };
   const planned = await db.transaction().execute(async (trx) => {
     // Checked again in the transaction: two processes starting together seed once.
     if (await hasAds(trx)) return null;
@@ -707,7 +710,7 @@ export async function seedDemoAds(handle: Handle, options: DemoAdsOptions = {}):
         i < catalogue.taxonomies.length * 2 ? catalogue.taxonomies[i % catalogue.taxonomies.length].slug : undefined;
       return planAd(ctx, i, first + i, status, owner, taxonomy);
     });
-    await writeAds(trx, dialect, list, []);
+    await writeAds(trx, dialect, list, [], ctx.words);
     return list;
   });
   if (!planned) return null;
@@ -809,7 +812,7 @@ const BULK_TABLES = {
     variants: 'jsonb',
     created_at: 'timestamptz',
   },
-  ad_search: { ad_id: 'int4', title: 'text', body: 'text' },
+  ad_search: { ad_id: 'int4', title: 'text', body: 'text', terms: 'text', stems: 'text' },
 } as const;
 type BulkTable = keyof typeof BULK_TABLES;
 const BULK_ORDER = Object.keys(BULK_TABLES) as BulkTable[];
@@ -842,7 +845,19 @@ function isoText(ms: number): string {
 const iso = (v: Date | string | null | undefined) => (v instanceof Date ? isoText(v.getTime()) : (v ?? null));
 const bit = (v: boolean | number | null | undefined) => (v === null || v === undefined ? null : v ? 1 : 0);
 
-function addToBatch(batch: Batch, p: PlannedAd, photo: StoredPhoto | undefined) {
+/** The text index's row of a planned ad. */
+function searchRow(p: PlannedAd, words: CatalogueWords) {
+  const a = p.row;
+  const options = p.values.flatMap((v) =>
+    v.value_option === null || v.value_option === undefined
+      ? []
+      : [{ attribute_id: v.attribute_id, value: v.value_option }],
+  );
+  const place = { category_id: a.category_id, city_id: a.city_id, area_id: a.area_id ?? null, options };
+  return adSearchRow(a.id, a.title, a.description, words, place);
+}
+
+function addToBatch(batch: Batch, p: PlannedAd, photo: StoredPhoto | undefined, words: CatalogueWords) {
   const a = p.row;
   batch.ads.push(
     a.id,
@@ -889,8 +904,8 @@ function addToBatch(batch: Batch, p: PlannedAd, photo: StoredPhoto | undefined) 
     const i = imageRow(p, photo, 0);
     batch.ad_images.push(i.ad_id, i.user_id, i.position, i.key, i.width, i.height, i.variants, iso(i.created_at));
   }
-  const text = adSearchRow(a.id, a.title, a.description);
-  batch.ad_search.push(text.ad_id, text.title, text.body);
+  const text = searchRow(p, words);
+  batch.ad_search.push(text.ad_id, text.title, text.body, text.terms, text.stems);
 }
 
 const ADS_WIDTH = columnsOf('ads').length;
@@ -912,7 +927,7 @@ export function planBatch(plan: BulkPlan, from: number, to: number): Batch {
   for (let i = from; i < to; i++) {
     const owner = bulkOwner(plan.ctx.people, i);
     const planned = planAd(plan.ctx, i, plan.first + i, plan.statuses[i], owner);
-    addToBatch(batch, planned, plan.photos.get(planned.leaf.taxonomySlug));
+    addToBatch(batch, planned, plan.photos.get(planned.leaf.taxonomySlug), plan.ctx.words);
   }
   return batch;
 }
@@ -1091,8 +1106,8 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
     },
     async end(trx) {
       await sql`
-        insert into ad_search_fts(rowid, title, body)
-        select ad_id, title, body from ad_search where ad_id >= ${first}`.execute(trx);
+        insert into ad_search_fts(rowid, title, body, terms, stems)
+        select ad_id, title, body, terms, stems from ad_search where ad_id >= ${first}`.execute(trx);
       for (const o of setAside) await sql.raw(o.sql).execute(trx);
       if (pending) rmSync(pending, { force: true });
     },
@@ -1224,6 +1239,8 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
     if (restored) options.log?.(`Created again ${restored} indexes and triggers an interrupted bulk load left out.`);
   }
   const catalogue = await loadCatalogue(db);
+  // Read before the load's transaction: on PostgreSQL it takes locks the catalogue's tables share.
+  const words = await loadCatalogueWords(db);
   const people = await ensureSellers(db, catalogue, now, Math.min(2000, Math.ceil(options.count / 200)));
   const shared = new Map<string, StoredPhoto>();
   if (options.storage) {
@@ -1255,7 +1272,12 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
     });
     let ended = false;
     try {
-      const plan: BulkPlan = { ctx: { catalogue, people, now, seed }, statuses, first, photos: shared };
+      const plan: BulkPlan = {
+        ctx: { catalogue, people, now, seed, words },
+        statuses,
+        first,
+        photos: shared,
+      };
       const batches = worker ? plannedInWorker(plan, options.count, chunk) : plannedHere(plan, options.count, chunk);
       // One batch is written while the next is planned (by the worker, or here while PostgreSQL
       // works on the previous one).

@@ -403,7 +403,8 @@ export async function updateAd(
       if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
     }
     if ('photos' in changes) await attachPhotos(trx, actor.id, id, input.photos);
-    if ('title' in changes || 'description' in changes) await indexAdText(trx, id, input.title, input.description);
+    // The text index holds the ad's words and those its category, place and options give it.
+    if (Object.keys(changes).some((k) => k !== 'photos')) await indexAdText(trx, id, input.title, input.description);
     if (next !== status) {
       changes.status = [status, next];
       await recordStatus(trx, id, { from: status, to: next, actor, now });

@@ -185,3 +185,68 @@ export function queryWords(words: readonly string[]): string[] {
   const kept = joined.filter((w) => !STOP_WORDS.has(w));
   return kept.length > 0 ? kept : joined;
 }
+
+/**
+ * A query's words for the text index: each with the forms that match it — the word as typed
+ * (normalised), its usual spelling, its stem, and near spellings of the catalogue's words (see
+ * `nearWords`) — every word must match by one of its forms; the last word's first form matches as
+ * a prefix (the person may still be typing it).
+ */
+export type TextTerms = string[][];
+
+/** The text index's terms of a query (normalised first); `vocabulary` adds near spellings of its words. */
+export function textTerms(words: readonly string[], vocabulary?: Vocabulary): TextTerms {
+  return queryWords(words).map((word) => {
+    const forms = [word, canonicalSpelling(word), stem(word)];
+    if (vocabulary) for (const near of vocabulary.near(word)) forms.push(near, stem(near));
+    return [...new Set(forms)];
+  });
+}
+
+/** Words at most this far apart (one letter added, dropped, changed or two swapped) count as the same spelling. */
+const NEAR = 1;
+/** Shorter words are too easily another word by one letter. */
+const NEAR_FROM = 4;
+
+/**
+ * The catalogue's words (names of categories, options, cities, normalised): a word of a query that
+ * is not one of them but is one letter from one of them is taken as a misspelling of it (تيوتا →
+ * تويوتا, شفروليه → شيفروليه).
+ */
+export class Vocabulary {
+  readonly #words: ReadonlySet<string>;
+  /** Words by their length, to look only at those within NEAR letters of a word's. */
+  readonly #byLength = new Map<number, string[]>();
+
+  constructor(words: Iterable<string>) {
+    this.#words = new Set(words);
+    for (const w of this.#words) {
+      if (w.length < NEAR_FROM - NEAR) continue;
+      this.#byLength.set(w.length, [...(this.#byLength.get(w.length) ?? []), w]);
+    }
+  }
+
+  /** The catalogue's words a misspelt `word` may mean; none when it is one of them, short, or has digits. */
+  near(word: string): string[] {
+    const w = canonicalSpelling(word);
+    if (w.length < NEAR_FROM || this.#words.has(w) || /\d/.test(w)) return [];
+    const out: string[] = [];
+    for (let len = w.length - NEAR; len <= w.length + NEAR; len++) {
+      for (const candidate of this.#byLength.get(len) ?? []) if (withinOneEdit(w, candidate)) out.push(candidate);
+    }
+    return out;
+  }
+}
+
+/** Whether a and b differ by at most one letter added, dropped or changed, or two neighbours swapped. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}

@@ -34,13 +34,17 @@ export function searchTerms(text: string): string[] {
 }
 
 /**
- * Whether normalised text has every one of `terms` as a word, the last one as the start of a word:
- * the rule of the text index (FTS5 on SQLite, the tsquery on PostgreSQL), for a few ads in hand.
+ * Whether normalised text has a form of every word of `terms` (./analyzer.ts), the last word's
+ * first form as the start of a word: the rule of the text index (FTS5 on SQLite, the tsquery on
+ * PostgreSQL), for a few ads in hand.
  */
-export function textHasTerms(terms: string[], text: string): boolean {
-  const words = text.split(' ');
-  const last = terms[terms.length - 1];
-  if (last === undefined) return false;
-  for (let i = 0; i < terms.length - 1; i++) if (!words.includes(terms[i] as string)) return false;
-  return words.some((w) => w.startsWith(last));
+export function textHasTerms(terms: readonly (readonly string[])[], text: string): boolean {
+  if (terms.length === 0) return false;
+  const words = new Set(text.split(' '));
+  for (let i = 0; i < terms.length - 1; i++)
+    if (!(terms[i] as readonly string[]).some((f) => words.has(f))) return false;
+  const [prefix, ...exact] = terms[terms.length - 1] as readonly string[];
+  if (exact.some((f) => words.has(f))) return true;
+  for (const w of words) if (prefix !== undefined && w.startsWith(prefix)) return true;
+  return false;
 }

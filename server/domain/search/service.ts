@@ -28,14 +28,96 @@ import {
   type ScanFilter,
   scanCost,
 } from './ad-index.ts';
+import { queryWords, stem, type TextTerms, textTerms, Vocabulary } from './analyzer.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type SnapAttribute } from './catalogue.ts';
-import { searchTerms } from './normalize.ts';
+import { normalizeText, searchTerms } from './normalize.ts';
 import { TextCache } from './text-cache.ts';
 
 /** Text matches beyond which a query is "common": the newest this many are searched, and the count says "more than". */
 export const TEXT_MATCH_CAP = 10_000;
 /** Ads written this recently are read again at every catch-up (see #catchUp). */
 const RECENT_MS = 1000;
+
+const vocabularies = new WeakMap<CatalogueSnapshot, Vocabulary>();
+/**
+ * A category's words for relevance: those of its chain's names (with stems), and the words of each
+ * name of it and of its ancestors, by category and language.
+ */
+interface CategoryWords {
+  chain: ReadonlySet<string>;
+  names: string[][];
+}
+const chainWords = new WeakMap<CatalogueSnapshot, Map<number, CategoryWords>>();
+
+/** The words of the catalogue's names and labels (a query's misspellings are looked for among them). */
+function vocabularyOf(catalogue: CatalogueSnapshot): Vocabulary {
+  let vocabulary = vocabularies.get(catalogue);
+  if (!vocabulary) {
+    const names: string[] = [];
+    const add = (...texts: string[]) => {
+      for (const t of texts) names.push(...normalizeText(t).split(' '));
+    };
+    for (const t of catalogue.taxonomies) add(t.name_ar, t.name_en);
+    for (const c of catalogue.categoryById.values()) add(c.name_ar, c.name_en);
+    for (const a of catalogue.attributeById.values()) for (const o of a.options) add(o.ar, o.en);
+    for (const c of catalogue.cities) add(c.name_ar, c.name_en);
+    for (const a of catalogue.areaById.values()) add(a.name_ar, a.name_en);
+    vocabulary = new Vocabulary(names.filter((w) => w !== ''));
+    vocabularies.set(catalogue, vocabulary);
+  }
+  return vocabulary;
+}
+
+/**
+ * By category id, how well a query names the category: twice the number of its words the names of
+ * the category, its ancestors and its taxonomy say (in either language, as a word or its stem; the
+ * last word as typed so far), plus one when the query says every word of the name of the category
+ * or of one above it, in one language ("سيارات" names Cars and Toyota under it more than Car Parts,
+ * "قطع غيار سيارات").
+ */
+export function namedCategories(catalogue: CatalogueSnapshot, terms: TextTerms): Uint8Array {
+  let chains = chainWords.get(catalogue);
+  if (!chains) {
+    chains = new Map();
+    for (const c of catalogue.categoryById.values()) {
+      const words = new Set<string>();
+      const taxonomy = catalogue.taxonomyById.get(c.taxonomy_id);
+      const names = taxonomy ? [taxonomy.name_ar, taxonomy.name_en] : [];
+      const own: string[][] = [];
+      for (
+        let at: typeof c | undefined = c;
+        at;
+        at = at.parent_id === null ? undefined : catalogue.categoryById.get(at.parent_id)
+      ) {
+        names.push(at.name_ar, at.name_en);
+        own.push(queryWords(searchTerms(at.name_ar)), queryWords(searchTerms(at.name_en)));
+      }
+      for (const word of normalizeText(names.join(' ')).split(' ')) words.add(word).add(stem(word));
+      chains.set(c.id, { chain: words, names: own });
+    }
+    chainWords.set(catalogue, chains);
+  }
+  const named = new Uint8Array(catalogue.categorySpan);
+  const last = terms.length - 1;
+  /** Whether query word i says one of these words. */
+  const says = (i: number, words: ReadonlySet<string>) => {
+    const [typed = '', ...forms] = terms[i] as string[];
+    return (
+      forms.some((f) => words.has(f)) || (i === last ? [...words].some((w) => w.startsWith(typed)) : words.has(typed))
+    );
+  };
+  const saidByQuery = (w: string) => {
+    const forms = new Set([w, stem(w)]);
+    return terms.some((_, i) => says(i, forms));
+  };
+  for (const [id, { chain, names }] of chains) {
+    let n = 0;
+    for (let i = 0; i < terms.length; i++) n += says(i, chain) ? 2 : 0;
+    if (n > 0 && names.some((name) => name.length > 0 && name.every(saidByQuery))) n++;
+    named[id] = n;
+  }
+  return named;
+}
 
 /** A query checked against the catalogue: what is left of it, and the ids it names. */
 export interface ResolvedQuery {
@@ -171,7 +253,7 @@ class SearchEngine {
     const { db, dialect } = handle;
     this.textCache = new TextCache(
       {
-        candidates: (words, cap) => textCandidates(db, dialect, words.join(' '), cap),
+        candidates: (terms, cap) => textCandidates(db, dialect, terms, cap),
         texts: (ids) => adTexts(db, ids),
       },
       TEXT_MATCH_CAP,
@@ -182,13 +264,17 @@ class SearchEngine {
    * The ads whose text matches `q` (the newest TEXT_MATCH_CAP of a very common word), as fresh as
    * the index; with `relevance`, and when the matches are all there, their scores too.
    */
-  async text(q: string, relevance: boolean): Promise<TextCandidates & { scores: Map<number, number> | null }> {
+  async text(
+    q: string,
+    relevance: boolean,
+  ): Promise<TextCandidates & { scores: Map<number, number> | null; terms: TextTerms }> {
     const words = searchTerms(q);
-    if (words.length === 0) return { ids: [], exact: true, scores: null };
-    const { ids, exact } = await this.textCache.candidates(words, () => this.index());
+    if (words.length === 0) return { ids: [], exact: true, scores: null, terms: [] };
+    const terms = textTerms(words, vocabularyOf(await this.catalogue()));
+    const { ids, exact } = await this.textCache.candidates(terms, () => this.index());
     const { db, dialect } = this.handle;
-    const scores = relevance && exact && ids.length > 0 ? await textScores(db, dialect, q, TEXT_MATCH_CAP) : null;
-    return { ids, exact, scores };
+    const scores = relevance && exact && ids.length > 0 ? await textScores(db, dialect, terms, TEXT_MATCH_CAP) : null;
+    return { ids, exact, scores, terms };
   }
 
   catalogue(): Promise<CatalogueSnapshot> {
@@ -385,23 +471,36 @@ class SortKey {
   readonly #bumped: Float64Array;
   readonly #priceLyd: Float64Array;
   readonly #id: Int32Array;
+  readonly #category: Uint16Array;
   readonly #scores: Map<number, number>;
+  readonly #topScore: number;
+  readonly #named: Uint8Array;
 
-  constructor(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null) {
-    this.#kind =
-      sort === 'price-asc' ? -1 : sort === 'price-desc' ? 1 : sort === 'relevance' && scores !== null ? 2 : 0;
+  /** `named`: by category id, how many of the query's words the category's names say (relevance). */
+  constructor(index: AdIndex, sort: SearchSort, scores: Map<number, number> | null, named: Uint8Array | null = null) {
+    this.#kind = sort === 'price-asc' ? -1 : sort === 'price-desc' ? 1 : sort === 'relevance' ? 2 : 0;
     this.#bumped = index.bumped;
     this.#priceLyd = index.priceLyd;
     this.#id = index.id;
+    this.#category = index.category;
     this.#scores = scores ?? new Map();
+    let top = 0;
+    for (const v of this.#scores.values()) if (v > top) top = v;
+    this.#topScore = top;
+    this.#named = named ?? new Uint8Array(0);
   }
 
   of(s: number): number {
     const kind = this.#kind;
     if (kind === 0) return this.#bumped[s] as number;
     if (kind === 2) {
-      // Relevance first, then the last bump: a score is small next to a timestamp, so weigh it out.
-      return (this.#scores.get(this.#id[s] as number) ?? 0) * 1e15 + (this.#bumped[s] as number) / 1e3;
+      // Relevance (docs/product/search.md): ads filed under what the query names first (by how many
+      // of its words their category's names say), then the text's score in tenths of the best
+      // one's, then the last bump (seconds: under 10^10 until the year 2286).
+      const named = this.#named[this.#category[s] as number] ?? 0;
+      const score = this.#scores.get(this.#id[s] as number) ?? 0;
+      const tier = this.#topScore > 0 ? Math.round((10 * score) / this.#topScore) : 0;
+      return (named * 11 + tier) * 1e10 + (this.#bumped[s] as number) / 1e3;
     }
     const p = this.#priceLyd[s] as number;
     return Number.isNaN(p) ? Number.NEGATIVE_INFINITY : p * kind;
@@ -610,7 +709,7 @@ export function rankIndex(
   index: AdIndex,
   catalogue: CatalogueSnapshot,
   resolved: ResolvedQuery,
-  text: { ids: readonly number[]; scores: Map<number, number> | null } | null,
+  text: { ids: readonly number[]; scores: Map<number, number> | null; terms?: TextTerms } | null,
   options: SearchOptions & { exhaustive?: boolean } = {},
 ): Omit<SearchResult, 'exact'> {
   const q = resolved.query;
@@ -618,7 +717,8 @@ export function rankIndex(
   const page = options.page ?? 1;
   const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now, options.featured);
   const best = new TopK(page * pageSize, index.id);
-  const key = new SortKey(index, q.sort, text?.scores ?? null);
+  const named = q.sort === 'relevance' && text?.terms ? namedCategories(catalogue, text.terms) : null;
+  const key = new SortKey(index, q.sort, text?.scores ?? null, named);
   const wantFacets = options.facets !== false;
   const cityCounts = new Uint32Array(catalogue.citySpan);
   const areaCounts = new Uint32Array(catalogue.areaSpan);

@@ -7,13 +7,14 @@
 // index's own rule (`textHasTerms`). What the log no longer reaches, or would take too long to
 // re-check, is read from the database again. Relevance scores are not kept: only ids.
 import type { TextCandidates } from '../../db/text-search.ts';
+import type { TextTerms } from './analyzer.ts';
 import { textHasTerms } from './normalize.ts';
 
 /** Where the cache reads what it does not hold. */
 export interface TextSource {
-  /** The candidates of `words` (normalised, the last one a prefix), at most `cap`. */
-  candidates(words: string[], cap: number): Promise<TextCandidates>;
-  /** The indexed text of these ads (title and description, normalised); ads without any are left out. */
+  /** The candidates of a query's terms (./analyzer.ts), at most `cap`. */
+  candidates(terms: TextTerms, cap: number): Promise<TextCandidates>;
+  /** The indexed text of these ads (every column, normalised); ads without any are left out. */
   texts(ids: number[]): Promise<{ id: number; text: string }[]>;
 }
 
@@ -82,8 +83,8 @@ export class TextCache {
    * called (the engine's catch-up); it runs first, so the answer is as fresh as the ad index's.
    * The ids are the entry's own array, shared with later answers: read only.
    */
-  async candidates(words: string[], caughtUp: () => Promise<unknown>): Promise<TextCandidates> {
-    const key = words.join(' ');
+  async candidates(words: TextTerms, caughtUp: () => Promise<unknown>): Promise<TextCandidates> {
+    const key = words.map((forms) => forms.join('|')).join(' ');
     const held = this.#entries.get(key);
     if (!held) {
       // The catch-ups before the read: whatever is written after it starts is logged after them.
@@ -112,7 +113,7 @@ export class TextCache {
   }
 
   /** The entry with the ads changed since it was made checked again; null when it must be read whole. */
-  async #recheck(words: string[], entry: Entry, seq: number): Promise<Entry | null> {
+  async #recheck(words: TextTerms, entry: Entry, seq: number): Promise<Entry | null> {
     // The log no longer holds every catch-up since the entry.
     if (entry.seq + 1 < this.#first) return null;
     const changed = new Set<number>();

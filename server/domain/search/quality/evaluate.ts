@@ -2,7 +2,8 @@
 // ads a buyer expects (read from the database by the query's judgement: the ads filed under a
 // category, carrying an option, in a city) against what the search service answers. Recall is the
 // share of the expected ads found at all; precision the share of expected ads among the first ten
-// results (among all of them when there are fewer). `npm run search:quality` (scripts/search-quality.ts)
+// results — among the first k when only k < 10 ads are expected (no ranking could do better than
+// k in ten then), and among all of them when fewer are found. `strict` keeps ten whatever is expected. `npm run search:quality` (scripts/search-quality.ts)
 // prints them for the demo ads on either database.
 import { parseSearchQuery } from '../../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../../db/index.ts';
@@ -60,12 +61,15 @@ export interface QueryQuality {
   found: number;
   recall: number;
   precision: number;
+  /** The share of expected ads among the first ten results, however few are expected. */
+  strict: number;
 }
 
 export interface RelevanceReport {
   queries: QueryQuality[];
   recall: number;
   precision: number;
+  strict: number;
 }
 
 /** How many results a query's recall looks at: every one a listing can show. */
@@ -85,16 +89,21 @@ export async function measureRelevance(
       facets: false,
     });
     const ids = result.ids;
-    const top = ids.slice(0, 10);
-    const hits = ids.filter((id) => want.has(id)).length;
+    const share = (top: number[]) => (top.length === 0 ? 0 : top.filter((id) => want.has(id)).length / top.length);
     out.push({
       query,
       expected: want.size,
       found: ids.length,
-      recall: hits / want.size,
-      precision: top.length === 0 ? 0 : top.filter((id) => want.has(id)).length / top.length,
+      recall: ids.filter((id) => want.has(id)).length / want.size,
+      precision: share(ids.slice(0, Math.min(10, want.size))),
+      strict: share(ids.slice(0, 10)),
     });
   }
   const mean = (f: (q: QueryQuality) => number) => out.reduce((s, q) => s + f(q), 0) / out.length;
-  return { queries: out, recall: mean((q) => q.recall), precision: mean((q) => q.precision) };
+  return {
+    queries: out,
+    recall: mean((q) => q.recall),
+    precision: mean((q) => q.precision),
+    strict: mean((q) => q.strict),
+  };
 }
