@@ -9,11 +9,13 @@ interface OwnedAd {
   status: string;
   taxonomy_slug: string;
   category_slug: string;
+  /** An edit waits for review: the owner may withdraw it. */
+  pending_change?: boolean;
 }
 
 /**
  * The owner's actions on one of their ads (docs/product-notes.md, "Owner actions"): edit and repost
- * open their own pages; mark sold and delete post to `/profile/posts` (delete asks first when
+ * open their own pages; mark sold, delete and withdrawing a pending change post to `/profile/posts` (delete asks first when
  * JavaScript runs).
  * `stacked` lays them out full-width, for the ad page's side card; `inList` posts to the page itself
  * (`/profile/posts` with its tab), so the member stays on the tab they were on.
@@ -32,7 +34,7 @@ export function OwnerAdActions({
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
   const size = stacked ? 'sm' : 'compact-sm';
   const Layout = stacked ? Stack : Group;
-  const post = (intent: 'mark-sold' | 'delete', label: string, danger = false) => (
+  const post = (intent: 'mark-sold' | 'delete' | 'withdraw-change', label: string, danger = false) => (
     <Form
       method="post"
       action={inList ? undefined : to('/profile/posts')}
@@ -66,6 +68,7 @@ export function OwnerAdActions({
           {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
         </Button>
       ) : null}
+      {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
     </Layout>

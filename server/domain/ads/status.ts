@@ -7,6 +7,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { announceAdChanges, countersChanged, notify, recordStatus } from './bookkeeping.ts';
+import { dropPendingChange } from './placing.ts';
 import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
 
 /** The status machine (docs/product/ads.md): who may move an ad from where to where. */
@@ -96,6 +97,8 @@ export async function moveAd(
       .where('status', '=', ad.status)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+    // A pending change waits only on a live ad: leaving `published` drops it (docs/product/ads.md).
+    if (ad.status === 'published') await dropPendingChange(trx, id);
     await recordStatus(trx, id, { from: ad.status, to: rule.to, actor, reason: options.reason, now });
     await recordRevision(trx, actor, { type: 'ad', id }, move, {
       status: [ad.status, rule.to],
