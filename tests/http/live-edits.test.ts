@@ -57,6 +57,8 @@ describe('the owner’s edit of a live ad', () => {
     const pub = await (await browser().get(ad.url)).text();
     expect(pub).toContain(`Toyota Corolla waiting ${RUN}`);
     expect(pub).not.toContain(`Toyota Corolla mint ${RUN}`);
+    expect(pub).not.toContain('Changes waiting for review');
+    expect(await (await owner.get(ad.url)).text()).toContain('Changes waiting for review');
 
     // The owner sees it waiting: in the list, on the ad's page, and the form opens on the change.
     expect(await (await owner.get('/en/profile/posts')).text()).toContain('Changes waiting for review');

@@ -32,7 +32,7 @@ export function OwnerAdActions({
   const { t } = useT('ads');
   const { to } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
-  const size = stacked ? 'sm' : 'compact-sm';
+  const size = 'sm';
   const Layout = stacked ? Stack : Group;
   const post = (intent: 'mark-sold' | 'delete' | 'withdraw-change', label: string, danger = false) => (
     <Form
@@ -51,6 +51,7 @@ export function OwnerAdActions({
         color={danger ? 'red' : undefined}
         radius="xl"
         fullWidth={stacked}
+        mih={44}
       >
         {label}
       </Button>
@@ -59,12 +60,28 @@ export function OwnerAdActions({
   return (
     <Layout gap="xs">
       {ad.status !== 'deleted' ? (
-        <Button component={Link} to={`${base}/edit`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+        <Button
+          component={Link}
+          to={`${base}/edit`}
+          size={size}
+          variant="default"
+          radius="xl"
+          fullWidth={stacked}
+          mih={44}
+        >
           {t('mine.edit')}
         </Button>
       ) : null}
       {ad.status === 'published' || ad.status === 'expired' ? (
-        <Button component={Link} to={`${base}/repost`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+        <Button
+          component={Link}
+          to={`${base}/repost`}
+          size={size}
+          variant="default"
+          radius="xl"
+          fullWidth={stacked}
+          mih={44}
+        >
           {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
         </Button>
       ) : null}

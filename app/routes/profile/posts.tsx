@@ -138,7 +138,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                         <StatusBadge status={ad.status} />
                       </Group>
                       {ad.pending_change ? (
-                        <Badge variant="light" color="yellow" radius="sm" style={{ alignSelf: 'flex-start' }}>
+                        <Badge variant="light" color="yellow" radius="sm" tt="none" style={{ alignSelf: 'flex-start' }}>
                           {t('mine.change-pending')}
                         </Badge>
                       ) : null}
