@@ -23,8 +23,9 @@ const MOVES = {
 export type AdMove = keyof typeof MOVES;
 
 /**
- * The dates of an ad going live. An approval of an ad that was already live (sent back to review
- * by an edit) keeps its place in the listings and its expiry: an edit is not a free repost.
+ * The dates of an ad going live. An approval of an ad that was already live (a rejected ad that
+ * had been published, edited and resubmitted) keeps its place in the listings and its expiry
+ * while that expiry lies ahead: an edit is not a free repost.
  */
 function publication(ad: AdRow, move: AdMove, now: Date) {
   const fresh = {
