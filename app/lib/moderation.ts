@@ -27,10 +27,19 @@ export interface QueueQuery {
   /** City slug, or '' for all. */
   city: string;
   reported: boolean;
+  /** The "Changes" tab: published ads whose owner's edit waits for review (status is then `published`). */
+  changes: boolean;
   page: number;
 }
 
-export const DEFAULT_QUEUE_QUERY: QueueQuery = { status: 'pending', taxonomy: '', city: '', reported: false, page: 1 };
+export const DEFAULT_QUEUE_QUERY: QueueQuery = {
+  status: 'pending',
+  taxonomy: '',
+  city: '',
+  reported: false,
+  changes: false,
+  page: 1,
+};
 
 const PAGE_MAX = 100_000;
 
@@ -47,11 +56,13 @@ export function parseQueueQuery(
   const city = params.get('city') ?? '';
   const page = params.get('page') ?? '';
   const reported = params.get('reported');
+  const changes = params.get('changes') === '1';
   return {
-    status: isQueueTab(status) ? status : 'pending',
+    status: changes ? 'published' : isQueueTab(status) ? status : 'pending',
     taxonomy: (known ? known.taxonomies.includes(taxonomy) : SLUG_PATTERN.test(taxonomy)) ? taxonomy : '',
     city: (known ? known.cities.includes(city) : SLUG_PATTERN.test(city)) ? city : '',
     reported: reported === '1' || reported === 'on' || reported === 'true',
+    changes,
     page: /^\d{1,6}$/.test(page) && Number(page) >= 1 ? Math.min(Number(page), PAGE_MAX) : 1,
   };
 }
@@ -60,7 +71,8 @@ export function parseQueueQuery(
 export function queueSearch(query: QueueQuery, over: Partial<QueueQuery> = {}): string {
   const q = { ...query, ...over };
   const params = new URLSearchParams();
-  if (q.status !== 'pending') params.set('status', q.status);
+  if (q.changes) params.set('changes', '1');
+  else if (q.status !== 'pending') params.set('status', q.status);
   if (q.taxonomy) params.set('taxonomy', q.taxonomy);
   if (q.city) params.set('city', q.city);
   if (q.reported) params.set('reported', '1');
@@ -70,7 +82,15 @@ export function queueSearch(query: QueueQuery, over: Partial<QueueQuery> = {}): 
 }
 
 /** What an action did, shown once after its redirect (`?done=approved&count=2&skipped=1`). */
-export const DONE = ['approved', 'rejected', 'deleted', 'featured', 'unfeatured'] as const;
+export const DONE = [
+  'approved',
+  'rejected',
+  'deleted',
+  'featured',
+  'unfeatured',
+  'change-approved',
+  'change-rejected',
+] as const;
 export type Done = (typeof DONE)[number];
 const isDone = oneOf(DONE);
 export interface DoneNotice {

@@ -252,6 +252,20 @@ export interface AdImagesTable {
   height: number;
   variants: Json<{ name: string; width: number; height: number }[]>;
   created_at: Timestamp;
+  /** Set while the photo belongs to a pending change of that ad (not on the ad yet). */
+  held_for_ad_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface AdPendingChangesTable {
+  id: Generated<number>;
+  ad_id: number;
+  user_id: string | null;
+  /** The whole edited form: the fields, `attrs` and `photos` (ids in order). */
+  proposal: Json<Record<string, unknown>>;
+  /** The fields under review: [live value, proposed value]. */
+  changes: Json<Record<string, [unknown, unknown]>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface AdStatusHistoryTable {
@@ -333,6 +347,7 @@ export interface Database {
   ad_attribute_values: AdAttributeValuesTable;
   ad_images: AdImagesTable;
   ad_status_history: AdStatusHistoryTable;
+  ad_pending_changes: AdPendingChangesTable;
   ad_views: { ad_id: number; day: string; views: Count; phone_reveals: Count };
   ad_view_visitors: { ad_id: number; day: string; visitor: string };
   reports: ReportsTable;

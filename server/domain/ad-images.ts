@@ -252,6 +252,7 @@ export async function pruneOrphanAdImages(
       .selectFrom('ad_images')
       .select('id')
       .where('ad_id', 'is', null)
+      .where('held_for_ad_id', 'is', null)
       .where('created_at', '<', before)
       .orderBy('id')
       .limit(PRUNE_BATCH)
@@ -265,6 +266,7 @@ export async function pruneOrphanAdImages(
         stale.map((r) => r.id),
       )
       .where('ad_id', 'is', null)
+      .where('held_for_ad_id', 'is', null)
       .returning(['key', 'variants'])
       .execute();
     await deleteFiles(storage, gone.flatMap(adImageKeys));

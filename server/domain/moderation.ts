@@ -11,6 +11,7 @@ import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
 import { announceAdChanges } from './ads/bookkeeping.ts';
+import { findPendingChange } from './ads/changes.ts';
 import type { Actor } from './ads/rules.ts';
 import { type AdMove, moveAd } from './ads/status.ts';
 import { recordRevision } from './audit.ts';
@@ -32,6 +33,8 @@ export interface QueueFilters {
   cityId?: number;
   /** Only ads with at least one open report. */
   reported?: boolean;
+  /** Only ads with a pending change (docs/product/ads.md, "Editing a live ad"), oldest change first. */
+  changes?: boolean;
   page?: number;
   perPage?: number;
 }
@@ -58,6 +61,8 @@ export interface QueueItem {
   /** The first photo's URLs, or null. */
   photo: AdImageUrls | null;
   open_reports: number;
+  /** When the owner's pending change was last saved, or null when none waits. */
+  change_at: string | null;
 }
 
 export interface QueuePage {
@@ -68,10 +73,14 @@ export interface QueuePage {
   perPage: number;
   /** Ads per status under the same taxonomy, city and report filters. */
   counts: Record<AdStatus, number>;
+  /** Ads with a pending change under the same filters (the "Changes" tab). */
+  changes: number;
 }
 
 // Correlated subqueries on the ad aliased `a`, used in queries with different joins.
 type Eb = ExpressionBuilder<any, any>;
+
+const pendingChange = (eb: Eb) => eb.selectFrom('ad_pending_changes as pc').whereRef('pc.ad_id', '=', 'a.id');
 
 const openReports = (eb: Eb) =>
   eb.selectFrom('reports as r').whereRef('r.ad_id', '=', 'a.id').where('r.status', '=', 'open');
@@ -118,7 +127,7 @@ async function categoryTrails(db: DB, ids: number[]): Promise<Map<number, Named[
  */
 export async function listModerationQueue(db: DB, filters: QueueFilters): Promise<QueuePage> {
   const perPage = filters.perPage ?? QUEUE_PAGE_SIZE;
-  const { taxonomyId, cityId, reported } = filters;
+  const { taxonomyId, cityId, reported, changes } = filters;
   const base = () =>
     db
       .selectFrom('ads as a')
@@ -132,7 +141,12 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
     .execute();
   const counts = Object.fromEntries(QUEUE_STATUSES.map((s) => [s, 0])) as Record<AdStatus, number>;
   for (const r of countRows) counts[r.status] = toNumber(r.n);
-  const total = counts[filters.status] ?? 0;
+  const changeRow = await base()
+    .where((eb) => eb.exists(pendingChange(eb).select('pc.id')))
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  const changeCount = toNumber(changeRow?.n);
+  const total = changes ? changeCount : (counts[filters.status] ?? 0);
   const pages = Math.max(1, Math.ceil(total / perPage));
   const page = Math.min(Math.max(1, filters.page ?? 1), pages);
 
@@ -140,7 +154,8 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
     .innerJoin('taxonomies as t', 't.id', 'a.taxonomy_id')
     .innerJoin('cities as c', 'c.id', 'a.city_id')
     .leftJoin('users as u', 'u.id', 'a.user_id')
-    .where('a.status', '=', filters.status)
+    .where('a.status', '=', changes ? 'published' : filters.status)
+    .$if(!!changes, (q) => q.where((eb) => eb.exists(pendingChange(eb).select('pc.id'))))
     .select([
       'a.id',
       'a.title',
@@ -175,9 +190,11 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
         .select((r) => r.fn.countAll().as('n'))
         .as('open_reports'),
       queuedAt(eb).as('queued_at'),
+      pendingChange(eb).select('pc.updated_at').as('change_at'),
     ]);
-  query =
-    filters.status === 'pending'
+  query = changes
+    ? query.orderBy((eb) => pendingChange(eb).select('pc.updated_at'), 'asc').orderBy('a.id', 'asc')
+    : filters.status === 'pending'
       ? query.orderBy((eb) => eb.fn.coalesce(queuedAt(eb), 'a.created_at'), 'asc').orderBy('a.id', 'asc')
       : query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc');
   const rows = await query
@@ -209,9 +226,10 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
       owner: r.owner_id ? { id: r.owner_id, name: r.owner_name ?? '' } : null,
       photo: r.photo_key ? adImageUrls({ key: r.photo_key }) : null,
       open_reports: toNumber(r.open_reports),
+      change_at: r.change_at ? toIso(r.change_at) : null,
     }),
   );
-  return { items, total, page, pages, perPage, counts };
+  return { items, total, page, pages, perPage, counts, changes: changeCount };
 }
 
 /** One attribute of an ad, as the moderator reads it. */
@@ -226,7 +244,29 @@ export interface AdAttributeView {
   values: ({ option: AttributeOption } | { number: number } | { bool: boolean } | { text: string })[];
 }
 
+interface PriceView {
+  price: number | null;
+  price_type: string;
+  currency: string;
+}
+
+/** An ad's pending change as the moderator compares it: only the reviewed fields, live → proposed. */
+export interface ModerationChange {
+  updated_at: string;
+  title: [string, string] | null;
+  description: [string, string] | null;
+  price: [PriceView, PriceView] | null;
+  /** Changed attribute values (free text): name and the raw values, '' for none. */
+  attributes: { key: string; name_ar: string; name_en: string; before: string; after: string }[];
+  /** The live photos and the proposed ones (`added`: not on the live ad). */
+  photos: {
+    before: { id: number; urls: AdImageUrls }[];
+    after: { id: number; urls: AdImageUrls; added: boolean }[];
+  } | null;
+}
+
 export interface ModerationAd extends Omit<QueueItem, 'photo' | 'owner' | 'city'> {
+  change: ModerationChange | null;
   description: string;
   city: Omit<Named, 'slug'>;
   area: Omit<Named, 'slug'> | null;
@@ -387,7 +427,10 @@ export async function getModerationAd(db: DB, id: number): Promise<ModerationAd>
   }
 
   const iso = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
+  const change = await moderationChange(db, ad);
   return {
+    change,
+    change_at: change?.updated_at ?? null,
     id: Number(ad.id),
     title: ad.title,
     slug: ad.slug,
@@ -439,6 +482,75 @@ export async function getModerationAd(db: DB, id: number): Promise<ModerationAd>
       reporter: r.reporter ?? null,
       at: toIso(r.created_at),
     })),
+  };
+}
+
+async function moderationChange(
+  db: DB,
+  ad: { id: number; price: unknown; price_type: string; currency: string; category_id: number },
+): Promise<ModerationChange | null> {
+  const pending = await findPendingChange(db, ad.id);
+  if (!pending) return null;
+  const c = pending.changes;
+  const p = pending.proposal;
+  const pair = (k: string) =>
+    k in c ? ([String(c[k]?.[0] ?? ''), String(c[k]?.[1] ?? '')] as [string, string]) : null;
+  const priced = ['price', 'price_type', 'currency'].some((k) => k in c);
+  let attributes: ModerationChange['attributes'] = [];
+  if ('attrs' in c) {
+    const [before, after] = c.attrs as [Record<string, unknown>, Record<string, unknown>];
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
+    const rows =
+      keys.length > 0
+        ? await db.selectFrom('attributes').select(['key', 'name_ar', 'name_en']).where('key', 'in', keys).execute()
+        : [];
+    const text = (v: unknown) => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join(', ') : String(v));
+    attributes = keys.map((key) => {
+      const named = rows.find((r) => r.key === key);
+      return {
+        key,
+        name_ar: named?.name_ar ?? key,
+        name_en: named?.name_en ?? key,
+        before: text(before[key]),
+        after: text(after[key]),
+      };
+    });
+  }
+  let photos: ModerationChange['photos'] = null;
+  if ('photos' in c) {
+    const [before, after] = c.photos as [number[], number[]];
+    const ids = [...new Set([...before, ...after])];
+    const rows =
+      ids.length > 0 ? await db.selectFrom('ad_images').select(['id', 'key']).where('id', 'in', ids).execute() : [];
+    const urls = (id: number) => {
+      const row = rows.find((r) => Number(r.id) === id);
+      return row ? adImageUrls(row) : null;
+    };
+    photos = {
+      before: before.flatMap((id) => {
+        const u = urls(id);
+        return u ? [{ id, urls: u }] : [];
+      }),
+      after: after.flatMap((id) => {
+        const u = urls(id);
+        return u ? [{ id, urls: u, added: !before.includes(id) }] : [];
+      }),
+    };
+  }
+  return {
+    updated_at: pending.updated_at,
+    title: pair('title'),
+    description: pair('description'),
+    price: priced
+      ? [
+          { price: ad.price === null ? null : toNumber(ad.price), price_type: ad.price_type, currency: ad.currency },
+          { price: p.price ?? null, price_type: p.price_type, currency: p.currency },
+        ]
+      : null,
+    attributes,
+    photos,
   };
 }
 

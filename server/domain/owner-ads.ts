@@ -7,6 +7,7 @@ import type { DB } from '../db/index.ts';
 import type { AdStatus } from '../db/schema.ts';
 import { toBool, toIso, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
+import { findPendingChange } from './ads/changes.ts';
 import { attributeValues } from './ads/placing.ts';
 import { AD_RULES, countActiveAds } from './ads/rules.ts';
 import { bumpWait } from './ads/status.ts';
@@ -33,6 +34,8 @@ export interface OwnAd {
   expires_at: string | null;
   bumped_at: string | null;
   photo: AdImageUrls | null;
+  /** An edit of the live ad waits for review (docs/product/ads.md, "Editing a live ad"). */
+  pending_change: boolean;
 }
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
@@ -76,6 +79,11 @@ function ownAdsQuery(db: DB, userId: string) {
       'categories.slug as category_slug',
       'taxonomies.slug as taxonomy_slug',
     ])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('ad_pending_changes as pc').select('pc.id').whereRef('pc.ad_id', '=', 'ads.id'))
+        .as('pending_change'),
+    )
     .where('ads.user_id', '=', userId);
 }
 
@@ -105,6 +113,7 @@ async function withCovers(
     expires_at: iso(r.expires_at),
     bumped_at: iso(r.bumped_at),
     photo: cover.get(r.id) ?? null,
+    pending_change: toBool(r.pending_change),
   }));
 }
 
@@ -188,6 +197,8 @@ export async function ownAdDetail(db: DB, userId: string, id: number, now = new 
 
 export interface EditableAd {
   ad: OwnAd;
+  /** The fields of the pending change the form opens with (empty when none waits). */
+  reviewed: string[];
   path: CategoryPath;
   attributes: Attribute[];
   values: AdFormValues;
@@ -220,28 +231,52 @@ export async function editableAd(db: DB, userId: string, id: number): Promise<Ed
     listCategoryAttributes(db, ad.category_slug),
     db.selectFrom('ad_images').select(['id', 'key']).where('ad_id', '=', id).orderBy('position').execute(),
   ]);
-  const attrs = await attributeValues(db, id, attributes);
+  const live = await attributeValues(db, id, attributes);
+  // With a pending change, the form opens on it: editing again replaces it.
+  const change = await findPendingChange(db, id);
+  const proposal = change?.proposal;
+  const values = proposal
+    ? {
+        ...proposal,
+        city_id: proposal.city,
+        area_id: proposal.area ?? null,
+        lat: proposal.lat ?? null,
+        lng: proposal.lng ?? null,
+        price: proposal.price ?? null,
+      }
+    : row;
+  const attrs = proposal ? proposal.attrs : live;
+  const photoRows = proposal
+    ? await db
+        .selectFrom('ad_images')
+        .select(['id', 'key'])
+        .where('id', 'in', proposal.photos.length > 0 ? proposal.photos : [0])
+        .where('user_id', '=', userId)
+        .execute()
+        .then((rows) => proposal.photos.flatMap((pid) => rows.filter((r) => Number(r.id) === pid)))
+    : photos;
   const now = Date.now();
   return {
     ad,
     path,
     attributes,
+    reviewed: change ? Object.keys(change.changes) : [],
     values: {
-      title: row.title,
-      description: row.description,
-      price_type: row.price_type,
-      price: text(row.price),
-      currency: row.currency,
-      city: text(row.city_id),
-      area: text(row.area_id),
-      lat: text(row.lat),
-      lng: text(row.lng),
-      contact_phone: toBool(row.contact_phone),
-      contact_whatsapp: toBool(row.contact_whatsapp),
+      title: values.title,
+      description: values.description,
+      price_type: values.price_type,
+      price: text(values.price),
+      currency: values.currency,
+      city: text(values.city_id),
+      area: text(values.area_id),
+      lat: text(values.lat),
+      lng: text(values.lng),
+      contact_phone: toBool(values.contact_phone),
+      contact_whatsapp: toBool(values.contact_whatsapp),
       attrs: Object.fromEntries(
         Object.entries(attrs).map(([key, v]) => [key, typeof v === 'boolean' || Array.isArray(v) ? v : text(v)]),
       ) as AdFormValues['attrs'],
-      photos: photos.map((p) => ({ id: p.id, thumb: adImageUrls(p).thumb, at: now })),
+      photos: photoRows.map((p) => ({ id: p.id, thumb: adImageUrls(p).thumb, at: now })),
     },
   };
 }

@@ -361,50 +361,6 @@ describe.each(dialects)('placing and moving ads on %s', (dialect) => {
       expect(toNumber(year.value_number)).toBe(2016);
     });
 
-    it('sends a materially edited ad back to review under pre-moderation; approval keeps its place', async () => {
-      const owner = await member();
-      const staff = await member('moderator');
-      const start = new Date('2026-12-01T10:00:00Z');
-      const ad = await publishedAt(owner, start);
-      const edited = await updateAd(
-        t.db,
-        { moderation: 'pre', now: new Date(start.getTime() + DAY) },
-        owner,
-        ad.id,
-        attributes,
-        {
-          ...input({ title: 'Toyota Corolla 2015 low mileage', price: 43000 }),
-        },
-      );
-      expect(edited).toMatchObject({ status: 'pending', slug: 'toyota-corolla-2015-low-mileage' });
-      const history = await t.db
-        .selectFrom('ad_status_history')
-        .select(['from_status', 'to_status', 'created_at'])
-        .where('ad_id', '=', ad.id)
-        .orderBy('id')
-        .execute();
-      expect(history.map((h) => [h.from_status, h.to_status])).toEqual([
-        [null, 'published'],
-        ['published', 'pending'],
-      ]);
-      expect(new Date(history[1]?.created_at as string).toISOString()).toBe(
-        new Date(start.getTime() + DAY).toISOString(),
-      );
-      await moveAd(t.db, staff, ad.id, 'approve', { now: new Date(start.getTime() + 2 * DAY) });
-      const row = await t.db
-        .selectFrom('ads')
-        .select(['status', 'bumped_at', 'expires_at'])
-        .where('id', '=', ad.id)
-        .executeTakeFirstOrThrow();
-      expect(row.status).toBe('published');
-      expect(new Date(row.bumped_at as string).toISOString()).toBe(start.toISOString());
-      expect(new Date(row.expires_at as string).toISOString()).toBe(new Date(start.getTime() + 30 * DAY).toISOString());
-      // Under post-moderation the same kind of edit stays published.
-      expect(await edit(owner, ad.id, { title: 'Toyota Corolla 2015 for sale' }, 'post')).toMatchObject({
-        status: 'published',
-      });
-    });
-
     it('resubmits a rejected ad for review, clearing the reason, within the allowance', async () => {
       const owner = await member();
       const staff = await member('moderator');

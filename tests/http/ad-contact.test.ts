@@ -153,13 +153,15 @@ describe('reaching the seller', () => {
     expect(await refused.text()).toContain('Calls and WhatsApp need your confirmed phone number');
     expect(row()).toEqual(before);
 
-    // Back with a confirmed number, the same edit goes through.
+    // Back with a confirmed number, the same edit goes through: the contact option at once, the new
+    // title as a change waiting for review (docs/product/ads.md, "Editing a live ad").
     sql(
       'update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id',
       testPhoneNumber(),
       seller,
     );
     expect((await owner.post(`${ad.own}/edit`, fields)).status).toBe(302);
-    expect(row()[0]).toMatchObject({ title: 'Toyota Corolla 2015 edited', contact_whatsapp: 1 });
+    expect(row()[0]).toMatchObject({ title: 'Toyota Corolla 2015 to edit', contact_whatsapp: 1 });
+    expect(sql('select ad_id from ad_pending_changes where ad_id = ?', ad.id)).toHaveLength(1);
   });
 });

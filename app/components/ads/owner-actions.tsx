@@ -9,11 +9,13 @@ interface OwnedAd {
   status: string;
   taxonomy_slug: string;
   category_slug: string;
+  /** An edit waits for review: the owner may withdraw it. */
+  pending_change?: boolean;
 }
 
 /**
  * The owner's actions on one of their ads (docs/product-notes.md, "Owner actions"): edit and repost
- * open their own pages; mark sold and delete post to `/profile/posts` (delete asks first when
+ * open their own pages; mark sold, delete and withdrawing a pending change post to `/profile/posts` (delete asks first when
  * JavaScript runs).
  * `stacked` lays them out full-width, for the ad page's side card; `inList` posts to the page itself
  * (`/profile/posts` with its tab), so the member stays on the tab they were on.
@@ -30,9 +32,9 @@ export function OwnerAdActions({
   const { t } = useT('ads');
   const { to } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
-  const size = stacked ? 'sm' : 'compact-sm';
+  const size = 'sm';
   const Layout = stacked ? Stack : Group;
-  const post = (intent: 'mark-sold' | 'delete', label: string, danger = false) => (
+  const post = (intent: 'mark-sold' | 'delete' | 'withdraw-change', label: string, danger = false) => (
     <Form
       method="post"
       action={inList ? undefined : to('/profile/posts')}
@@ -49,6 +51,7 @@ export function OwnerAdActions({
         color={danger ? 'red' : undefined}
         radius="xl"
         fullWidth={stacked}
+        mih={44}
       >
         {label}
       </Button>
@@ -57,15 +60,32 @@ export function OwnerAdActions({
   return (
     <Layout gap="xs">
       {ad.status !== 'deleted' ? (
-        <Button component={Link} to={`${base}/edit`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+        <Button
+          component={Link}
+          to={`${base}/edit`}
+          size={size}
+          variant="default"
+          radius="xl"
+          fullWidth={stacked}
+          mih={44}
+        >
           {t('mine.edit')}
         </Button>
       ) : null}
       {ad.status === 'published' || ad.status === 'expired' ? (
-        <Button component={Link} to={`${base}/repost`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+        <Button
+          component={Link}
+          to={`${base}/repost`}
+          size={size}
+          variant="default"
+          radius="xl"
+          fullWidth={stacked}
+          mih={44}
+        >
           {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
         </Button>
       ) : null}
+      {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
     </Layout>

@@ -23,7 +23,10 @@ export const REPORT_REASONS = [
   'other',
 ] as const;
 /** What the owner's list of ads posts for one of them. */
-export const ownAdMoveSchema = z.object({ id: ID_PARAMETER, intent: z.enum(['mark-sold', 'delete']) });
+export const ownAdMoveSchema = z.object({
+  id: ID_PARAMETER,
+  intent: z.enum(['mark-sold', 'delete', 'withdraw-change']),
+});
 
 /** The report form of the ad page: a reason from the list and an optional note. */
 export const REPORT_NOTE_MAX = 1000;

@@ -49,6 +49,7 @@ import {
   rejectionReasonValue,
   rejectSchema,
 } from '~/lib/validation/moderation.ts';
+import { approveAdChange, rejectAdChange } from '../../../server/domain/ads/changes.ts';
 import { moveAd } from '../../../server/domain/ads/status.ts';
 import { featureAd, getModerationAd, type ModerationAd } from '../../../server/domain/moderation.ts';
 import type { Permission } from '../../../server/domain/permissions.ts';
@@ -87,6 +88,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const INTENTS = {
   approve: 'approve-ads',
   reject: 'approve-ads',
+  'approve-change': 'approve-ads',
+  'reject-change': 'approve-ads',
   feature: 'update-ads',
   unfeature: 'update-ads',
   delete: 'delete-ads',
@@ -122,6 +125,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return handle(rejectSchema, async (value) => {
         await moveAd(database, actor, id, 'reject', { reason: rejectionReasonValue(value) });
         return redirect(queueTarget(request, { done: 'rejected', count: 1, skipped: 0 }));
+      });
+    case 'approve-change':
+      return handle(nothing, async () => {
+        await approveAdChange(database, actor, id);
+        return redirect(queueTarget(request, { done: 'change-approved', count: 1, skipped: 0 }));
+      });
+    case 'reject-change':
+      return handle(rejectSchema, async (value) => {
+        await rejectAdChange(database, actor, id, rejectionReasonValue(value));
+        return redirect(queueTarget(request, { done: 'change-rejected', count: 1, skipped: 0 }));
       });
     case 'feature':
       return handle(featureSchema(), async ({ until }) => {
@@ -375,13 +388,150 @@ function Reports({ ad }: { ad: ModerationAd }) {
   );
 }
 
+/**
+ * The owner's edit of this live ad waiting for review: each reviewed field as it is live and as
+ * proposed, side by side (stacked on phones), with the decisions on the change itself.
+ */
+function PendingChange({
+  ad,
+  rights,
+  reply,
+}: {
+  ad: ModerationAd;
+  rights: ModerationRights;
+  reply: ReviewActionData | undefined;
+}) {
+  const { t } = useT('admin');
+  const { locale } = useLocale();
+  const price = usePrice();
+  const dates = useDates();
+  const result = reply?.result.form === 'reject-change' ? reply.result : undefined;
+  const [rejectForm, rejectFields] = useValidatedForm('reject-change-form', rejectSchema, result);
+  const change = ad.change;
+  if (!change) return null;
+  const rows: { label: string; before: ReactNode; after: ReactNode }[] = [];
+  const text = (v: string, pre = false) => (
+    <Text dir="auto" size="sm" style={{ whiteSpace: pre ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>
+      {v || '—'}
+    </Text>
+  );
+  if (change.title)
+    rows.push({ label: t('post.change.title-field'), before: text(change.title[0]), after: text(change.title[1]) });
+  if (change.description) {
+    rows.push({
+      label: t('post.description'),
+      before: text(change.description[0], true),
+      after: text(change.description[1], true),
+    });
+  }
+  if (change.price) {
+    rows.push({
+      label: t('post.price'),
+      before: <Text size="sm">{price(change.price[0])}</Text>,
+      after: <Text size="sm">{price(change.price[1])}</Text>,
+    });
+  }
+  for (const a of change.attributes) {
+    rows.push({ label: locale === 'ar' ? a.name_ar : a.name_en, before: text(a.before), after: text(a.after) });
+  }
+  const thumbs = (list: { id: number; urls: { thumb: string }; added?: boolean }[]) =>
+    list.length === 0 ? (
+      <Text size="sm" c="dimmed">
+        {t('post.no-photos')}
+      </Text>
+    ) : (
+      <Group gap={6}>
+        {list.map((p, i) => (
+          <Box key={p.id} pos="relative">
+            <Image
+              src={p.urls.thumb}
+              alt={t('post.change.photo-alt', { n: i + 1 })}
+              w={72}
+              h={54}
+              radius="sm"
+              fit="cover"
+              style={p.added ? { outline: '3px solid var(--mantine-color-yellow-5)' } : undefined}
+            />
+            {p.added ? (
+              <Badge size="xs" color="yellow.4" c="black" variant="filled" pos="absolute" top={2} left={2} tt="none">
+                {t('post.change.new-photo')}
+              </Badge>
+            ) : null}
+          </Box>
+        ))}
+      </Group>
+    );
+  if (change.photos) {
+    rows.push({ label: t('post.photos'), before: thumbs(change.photos.before), after: thumbs(change.photos.after) });
+  }
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="section"
+      aria-labelledby="change-title"
+      bd="2px solid var(--mantine-color-yellow-5)"
+    >
+      <Title order={2} size="h4" id="change-title">
+        {t('post.change.heading')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('post.change.hint', { date: dates.dateTime(change.updated_at) })}
+      </Text>
+      <Stack gap="md" component="dl" m={0}>
+        {rows.map((r) => (
+          <Box key={r.label}>
+            <Text component="dt" fw={600} mb={4}>
+              {r.label}
+            </Text>
+            <SimpleGrid component="dd" m={0} cols={{ base: 1, sm: 2 }} spacing="sm">
+              <Box p="xs" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 8 }}>
+                <Text size="xs" c="dimmed" mb={2}>
+                  {t('post.change.before')}
+                </Text>
+                {r.before}
+              </Box>
+              <Box p="xs" style={{ borderRadius: 8, border: '1px solid var(--mantine-color-yellow-5)' }}>
+                <Text size="xs" c="dimmed" mb={2}>
+                  {t('post.change.after')}
+                </Text>
+                {r.after}
+              </Box>
+            </SimpleGrid>
+          </Box>
+        ))}
+      </Stack>
+      {rights.approve ? (
+        <Stack gap="md" mt="lg">
+          <Form method="post">
+            <Intent value="approve-change" />
+            <Submit intent="approve-change">{t('post.change.approve')}</Submit>
+          </Form>
+          <Form method="post" {...getFormProps(rejectForm)} noValidate>
+            <Intent value="reject-change" />
+            <Stack gap="sm">
+              <RejectFields reason={rejectFields.reason} text={rejectFields.reason_text} />
+              <Group>
+                <Submit intent="reject-change" color="red.9">
+                  {t('post.change.reject')}
+                </Submit>
+              </Group>
+            </Stack>
+          </Form>
+        </Stack>
+      ) : null}
+    </Card>
+  );
+}
+
 const Intent = ({ value }: { value: Intent }) => <input type="hidden" name="intent" value={value} />;
 
 function Submit({ intent, children, color }: { intent: Intent; children: ReactNode; color?: string }) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
   return (
-    <Button type="submit" radius="xl" color={color} loading={busy}>
+    <Button type="submit" radius="xl" color={color} loading={busy} mih={44}>
       {children}
     </Button>
   );
@@ -568,6 +718,7 @@ export default function ReviewAd({ loaderData, actionData }: Route.ComponentProp
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
+            <PendingChange ad={ad} rights={loaderData.rights} reply={actionData as ReviewActionData | undefined} />
             <Section id="description" title={t('post.description')}>
               <Text dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 {ad.description}

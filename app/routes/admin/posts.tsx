@@ -1,6 +1,7 @@
 import { getFormProps } from '@conform-to/react';
 import {
   Anchor,
+  Badge,
   Box,
   Button,
   Card,
@@ -67,6 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     taxonomyId: taxonomies.find((x) => x.slug === query.taxonomy)?.id,
     cityId: cities.find((c) => c.slug === query.city)?.id,
     reported: query.reported,
+    changes: query.changes,
     page: query.page,
   });
   return {
@@ -109,20 +111,28 @@ export const meta: Route.MetaFunction = routeMeta;
 type Named = { slug: string; name_ar: string; name_en: string };
 
 /** The status tabs: links, so they work without JavaScript; the other filters are kept. */
-function StatusTabs({ query, counts }: { query: QueueQuery; counts: Record<AdStatus, number> }) {
+function StatusTabs({
+  query,
+  counts,
+  changes,
+}: {
+  query: QueueQuery;
+  counts: Record<AdStatus, number>;
+  changes: number;
+}) {
   const { t } = useT('admin');
   const { to, tag } = useLocale();
   const number = numberFormat(tag);
   const always: AdStatus[] = ['pending', 'published', 'rejected'];
   return (
     <Group component="nav" aria-label={t('posts.tabs')} gap="xs">
-      {QUEUE_TABS.filter((s) => always.includes(s) || counts[s] > 0 || s === query.status).map((s) => {
-        const active = s === query.status;
-        return (
+      {QUEUE_TABS.filter((s) => always.includes(s) || counts[s] > 0 || s === query.status).flatMap((s) => {
+        const active = s === query.status && !query.changes;
+        const tab = (
           <Button
             key={s}
             component={Link}
-            to={to('/admin/posts') + queueSearch(query, { status: s, page: 1 })}
+            to={to('/admin/posts') + queueSearch(query, { status: s, changes: false, page: 1 })}
             variant={active ? 'filled' : 'default'}
             radius="xl"
             size="compact-md"
@@ -134,6 +144,25 @@ function StatusTabs({ query, counts }: { query: QueueQuery; counts: Record<AdSta
             </Text>
           </Button>
         );
+        if (s !== 'pending') return [tab];
+        // Edits of live ads waiting for review come right after new ads waiting for it.
+        return [
+          tab,
+          <Button
+            key="changes"
+            component={Link}
+            to={to('/admin/posts') + queueSearch(query, { changes: true, page: 1 })}
+            variant={query.changes ? 'filled' : 'default'}
+            radius="xl"
+            size="compact-md"
+            aria-current={query.changes ? 'page' : undefined}
+          >
+            {t('posts.changes-tab')}
+            <Text span ms={6} fw={700} inherit>
+              {number.format(changes)}
+            </Text>
+          </Button>,
+        ];
       })}
     </Group>
   );
@@ -147,7 +176,10 @@ function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies:
   return (
     <Paper withBorder radius="lg" p="md">
       <Form method="get" action={to('/admin/posts')} role="search" aria-label={t('posts.filters')}>
-        {query.status !== 'pending' ? <input type="hidden" name="status" value={query.status} /> : null}
+        {query.changes ? <input type="hidden" name="changes" value="1" /> : null}
+        {query.status !== 'pending' && !query.changes ? (
+          <input type="hidden" name="status" value={query.status} />
+        ) : null}
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="sm">
           <NativeSelect
             name="taxonomy"
@@ -297,6 +329,11 @@ function useRowParts(item: QueueItem, now: string, query: QueueQuery) {
     status: (
       <Stack gap={4} align="flex-start">
         <StatusBadge status={item.status} />
+        {item.change_at ? (
+          <Badge color="yellow.4" c="black" variant="filled" tt="none">
+            {t('posts.change-waiting')}
+          </Badge>
+        ) : null}
         {featured ? (
           <Text size="xs" c="dimmed">
             {t('posts.featured-until', { date: dates.date(featured) })}
@@ -451,8 +488,9 @@ function QueueList({
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm('queue-form', queueSchema, lastResult);
   // Bulk actions apply where the status machine allows them: approve pending ads, reject pending or published ones.
-  const bulk = rights.approve && (query.status === 'pending' || query.status === 'published');
-  const approve = rights.approve && query.status === 'pending';
+  // Pending changes are decided one by one on the review page (they are compared field by field).
+  const bulk = rights.approve && !query.changes && (query.status === 'pending' || query.status === 'published');
+  const approve = rights.approve && !query.changes && query.status === 'pending';
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
   const idsError = error(fields.ids);
   const rowProps = { now, query, select: bulk, approve };
@@ -562,7 +600,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
         </Text>
       </Box>
       <DoneAlert notice={loaderData.done} />
-      <StatusTabs query={query} counts={queue.counts} />
+      <StatusTabs query={query} counts={queue.counts} changes={queue.changes} />
       <Filters query={query} taxonomies={loaderData.taxonomies} cities={loaderData.cities} key={queueSearch(query)} />
       <Text fw={600}>{t('posts.results', { count: queue.total })}</Text>
       {queue.items.length === 0 ? (
@@ -570,9 +608,11 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
           icon={<IconInbox aria-hidden />}
           title={t('posts.empty-title')}
           description={
-            query.status === 'pending' && !query.taxonomy && !query.city && !query.reported
-              ? t('posts.empty-pending')
-              : t('posts.empty')
+            query.changes && !query.taxonomy && !query.city && !query.reported
+              ? t('posts.empty-changes')
+              : query.status === 'pending' && !query.taxonomy && !query.city && !query.reported
+                ? t('posts.empty-pending')
+                : t('posts.empty')
           }
         />
       ) : (

@@ -38,6 +38,7 @@ import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
 import { can } from '../../../server/domain/access.ts';
+import { findPendingChange } from '../../../server/domain/ads/changes.ts';
 import { reportAd } from '../../../server/domain/ads/reports.ts';
 import {
   adAudience,
@@ -69,6 +70,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const canonical = localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale);
   const similar = await similarAds(db(context), ad);
+  // The owner is told when an edit of theirs waits for review (signed-in pages are never cached).
+  const pendingChange =
+    owner && ad.status === 'published' ? (await findPendingChange(db(context), ad.id)) !== null : false;
   if (ad.status === 'deleted') {
     // Gone for good: 410 with similar ads, so visitors and crawlers both know.
     return data(
@@ -102,6 +106,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       ad,
       similar,
       owner,
+      pendingChange,
       staff,
       signedIn: !!user,
       meta: {
@@ -408,6 +413,11 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               <Card withBorder radius="lg">
                 <Stack gap="xs">
                   <Text fw={600}>{t('page.yours')}</Text>
+                  {loaderData.pendingChange ? (
+                    <Alert color="yellow" role="status" title={t('mine.change-pending')}>
+                      {t('mine.change-pending-hint')}
+                    </Alert>
+                  ) : null}
                   {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
                     <Alert color="yellow" role="status">
                       {t('page.owner-no-contact')}
@@ -420,6 +430,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       status: ad.status,
                       taxonomy_slug: ad.path.taxonomy.slug,
                       category_slug: ad.path.category.slug,
+                      pending_change: loaderData.pendingChange,
                     }}
                     stacked
                   />

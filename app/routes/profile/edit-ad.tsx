@@ -1,4 +1,4 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import { redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
@@ -30,10 +30,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const locale = localeOf(request);
   const editable = await editableAd(db(context), user.id, ownAdId(request, params));
-  const { ad, path, attributes, values } = editable;
+  const { ad, path, attributes, values, reviewed } = editable;
   ensureCanonical(request, params, ad, '/edit');
   return {
-    ad: { id: ad.id, title: ad.title, status: ad.status, href: ownAdPath(ad) },
+    ad: { id: ad.id, title: ad.title, status: ad.status, href: ownAdPath(ad), reviewed },
     category: [path.taxonomy, ...path.trail].map((c) => localName(locale, c)),
     form: {
       attributes,
@@ -67,7 +67,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       input,
     );
     const target = localizePath(ownAdPath({ ...ad, slug: edited.slug }), localeOf(request));
-    const done = edited.changed.length === 0 ? 'unchanged' : edited.status === 'pending' ? 'edited-review' : 'edited';
+    const done =
+      edited.reviewed.length > 0
+        ? 'edited-change'
+        : edited.changed.length === 0
+          ? 'unchanged'
+          : edited.status === 'pending'
+            ? 'edited-review'
+            : 'edited';
     return redirect(`${encodeURI(target)}?done=${done}`);
   });
 }
@@ -103,6 +110,11 @@ export default function EditAdPage({ loaderData, actionData }: Route.ComponentPr
           <StatusBadge status={ad.status} />
         </Group>
       </Stack>
+      {ad.reviewed.length > 0 ? (
+        <Alert color="yellow" title={t('mine.change-pending')}>
+          {t('edit.change-pending-hint')}
+        </Alert>
+      ) : null}
       <AdForm data={loaderData.form} reply={actionData} />
     </Stack>
   );

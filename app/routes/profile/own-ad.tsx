@@ -30,7 +30,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = routeMeta;
 
 /** What the edit and repost pages report back with `?done=`. */
-const OWN_AD_DONE = ['edited', 'edited-review', 'unchanged', 'renewed', 'bumped'] as const;
+const OWN_AD_DONE = ['edited', 'edited-review', 'edited-change', 'unchanged', 'renewed', 'bumped'] as const;
 
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('ads');
@@ -61,6 +61,11 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
       {done ? (
         <Alert color="brand" role="status">
           {t(`mine.done.${done}`)}
+        </Alert>
+      ) : null}
+      {ad.pending_change ? (
+        <Alert color="yellow" role="status" title={t('mine.change-pending')}>
+          {t('mine.change-pending-hint')}
         </Alert>
       ) : null}
       {ad.status === 'rejected' && ad.rejection_reason ? (

@@ -17,6 +17,7 @@ import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { ownAdMoveSchema } from '~/lib/validation/ads.ts';
+import { withdrawAdChange } from '../../../server/domain/ads/changes.ts';
 import { moveAd } from '../../../server/domain/ads/status.ts';
 import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
@@ -42,7 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     await request.formData(),
     ownAdMoveSchema,
     async ({ id, intent }) => {
-      await moveAd(db(context), actor, id, intent, { owner: user.id });
+      if (intent === 'withdraw-change') await withdrawAdChange(db(context), actor, id);
+      else await moveAd(db(context), actor, id, intent, { owner: user.id });
       const tab = new URL(request.url).searchParams.get('status');
       const query = new URLSearchParams({ ...(isOwnerTab(tab) ? { status: tab } : {}), done: intent });
       return redirect(`${localizePath('/profile/posts', localeOf(request))}?${query}`);
@@ -75,7 +77,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
           {t('common:place-your-ad')}
         </Button>
       </Group>
-      {done && ['mark-sold', 'delete'].includes(done) ? (
+      {done && ['mark-sold', 'delete', 'withdraw-change'].includes(done) ? (
         <Alert color="brand" role="status">
           {t(`mine.done.${done}`)}
         </Alert>
@@ -135,6 +137,11 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                         </Text>
                         <StatusBadge status={ad.status} />
                       </Group>
+                      {ad.pending_change ? (
+                        <Badge variant="light" color="yellow" radius="sm" tt="none" style={{ alignSelf: 'flex-start' }}>
+                          {t('mine.change-pending')}
+                        </Badge>
+                      ) : null}
                       <Text size="sm" fw={600} c="brand">
                         {price(ad)}
                       </Text>

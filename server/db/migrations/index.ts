@@ -14,6 +14,7 @@ import * as m0011 from './0011_sitemap.ts';
 import * as m0012 from './0012_search_prefixes.ts';
 import * as m0013 from './0013_ad_words.ts';
 import * as m0014 from './0014_search_long_prefixes.ts';
+import * as m0015 from './0015_ad_pending_changes.ts';
 import * as m0016 from './0016_search_terms.ts';
 import type { Migration } from './helpers.ts';
 
@@ -32,5 +33,6 @@ export const migrations: Migration[] = [
   m0012,
   m0013,
   m0014,
+  m0015,
   m0016,
 ];

@@ -1,13 +1,12 @@
 // Placing and editing an ad (docs/product/ads.md): the form's values checked against the category's
 // attributes, the city and the seller's contact options, then written with their photos, text index
 // and revision in one transaction.
-import type { Insertable } from 'kysely';
-import { oneOf } from '../../../app/lib/one-of.ts';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { PRICED, type PriceType } from '../../../app/lib/validation/ads.ts';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus, Database } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { toNumber } from '../../db/values.ts';
+import { toJson, toNumber } from '../../db/values.ts';
 import { recordRevision } from '../audit.ts';
 import type { Attribute, CategoryPath } from '../catalog.ts';
 import { getCategoryPath } from '../catalog.ts';
@@ -305,8 +304,81 @@ function comparableAttrs(attrs: Record<string, unknown>): Record<string, unknown
   );
 }
 
-/** Changing one of these sends a published ad back to review when moderation is `pre` (docs/product/ads.md). */
-const isMaterialField = oneOf(['title', 'description', 'price', 'price_type', 'currency', 'photos']);
+/** An edit's comparable values of the ad as it is live. */
+async function liveValues(trx: DB, ad: Selectable<Database['ads']>, attributes: Attribute[]) {
+  return {
+    title: ad.title,
+    description: ad.description,
+    price: ad.price === null ? null : toNumber(ad.price),
+    currency: ad.currency,
+    price_type: ad.price_type,
+    city_id: ad.city_id,
+    area_id: ad.area_id,
+    lat: ad.lat === null ? null : Number(ad.lat),
+    lng: ad.lng === null ? null : Number(ad.lng),
+    contact_phone: Boolean(ad.contact_phone),
+    contact_whatsapp: Boolean(ad.contact_whatsapp),
+    attrs: comparableAttrs(await attributeValues(trx, ad.id, attributes)),
+    photos: (
+      await trx.selectFrom('ad_images').select('id').where('ad_id', '=', ad.id).orderBy('position').execute()
+    ).map((p) => p.id),
+  } as Record<string, unknown>;
+}
+
+function diff(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = [before[key], value];
+  }
+  return changes;
+}
+
+/** The price fields, reviewed together. */
+const PRICE_FIELDS = ['price', 'price_type', 'currency'] as const;
+
+/**
+ * Which changed fields of a published ad's edit need review under `pre` moderation
+ * (docs/product/ads.md, "Editing a live ad"): the title and the description; the price unless it
+ * drops (same currency, an amount both before and after, fixed or negotiable, not higher); photos
+ * when one is added (dropping or reordering approved photos does not); attribute values when one
+ * written as free text changes. Everything else (structured attributes, place, pin, contact
+ * options) is applied at once. Price fields come back together, as do photos and attributes.
+ */
+export function reviewedFields(
+  changes: Record<string, [unknown, unknown]>,
+  attributes: Pick<Attribute, 'key' | 'type'>[],
+): string[] {
+  const reviewed: string[] = [];
+  if ('title' in changes) reviewed.push('title');
+  if ('description' in changes) reviewed.push('description');
+  if (PRICE_FIELDS.some((f) => f in changes)) {
+    const before = (f: (typeof PRICE_FIELDS)[number]) => (f in changes ? changes[f]?.[0] : undefined);
+    const after = (f: (typeof PRICE_FIELDS)[number]) => (f in changes ? changes[f]?.[1] : undefined);
+    const sameCurrency = !('currency' in changes);
+    // Both types priced: fixed ↔ negotiable is a change of wording, not of what the buyer pays.
+    const typeBefore = (before('price_type') ?? after('price_type')) as PriceType | undefined;
+    const typeAfter = after('price_type') as PriceType | undefined;
+    const priced =
+      !('price_type' in changes) ||
+      (PRICED.includes(typeBefore as PriceType) && PRICED.includes(typeAfter as PriceType));
+    const amountBefore = 'price' in changes ? changes.price?.[0] : null;
+    const amountAfter = 'price' in changes ? changes.price?.[1] : null;
+    const drop =
+      !('price' in changes) ||
+      (typeof amountBefore === 'number' && typeof amountAfter === 'number' && amountAfter <= amountBefore);
+    if (!(sameCurrency && priced && drop)) reviewed.push(...PRICE_FIELDS.filter((f) => f in changes));
+  }
+  if ('photos' in changes) {
+    const [before, after] = changes.photos as [number[], number[]];
+    if (after.some((id) => !before.includes(id))) reviewed.push('photos');
+  }
+  if ('attrs' in changes) {
+    const [before, after] = changes.attrs as [Record<string, unknown>, Record<string, unknown>];
+    const free = attributes.filter((a) => a.type === 'text').map((a) => a.key);
+    if (free.some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))) reviewed.push('attrs');
+  }
+  return reviewed;
+}
 
 export interface EditedAd {
   id: number;
@@ -314,13 +386,80 @@ export interface EditedAd {
   status: AdStatus;
   /** What changed (field names); empty when the form was saved as it was. */
   changed: string[];
+  /** The fields now waiting for review as a pending change while the ad stays live (else empty). */
+  reviewed: string[];
+}
+
+/** Releases the photos held for an ad's pending change but `keep`, and drops the change. */
+export async function dropPendingChange(trx: DB, adId: number, keep: number[] = []): Promise<void> {
+  await trx
+    .updateTable('ad_images')
+    .set({ held_for_ad_id: null })
+    .where('held_for_ad_id', '=', adId)
+    .$if(keep.length > 0, (q) => q.where('id', 'not in', keep))
+    .execute();
+  await trx.deleteFrom('ad_pending_changes').where('ad_id', '=', adId).execute();
+}
+
+/**
+ * Writes an edit's values onto the ad (the fields, slug, attribute values, photos and text index of
+ * what changed) with `extra` columns; `owner` is whose photos may be attached. Conditional on the
+ * status read: a move that landed in between is refused.
+ */
+export async function writeAdValues(
+  trx: DB,
+  ad: { id: number; status: AdStatus; user_id: string | null },
+  attributes: Attribute[],
+  input: Omit<AdInput, 'submission_key'>,
+  changes: Record<string, [unknown, unknown]>,
+  extra: Updateable<Database['ads']>,
+): Promise<string> {
+  const slug = slugify(input.title);
+  const updated = await trx
+    .updateTable('ads')
+    .set({ ...adFields(input), slug, ...extra })
+    .where('id', '=', ad.id)
+    .where('status', '=', ad.status)
+    .executeTakeFirst();
+  // A moderator's decision landed between reading and writing: the member sees the new state first.
+  if (Number(updated.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+  if ('attrs' in changes) {
+    await trx.deleteFrom('ad_attribute_values').where('ad_id', '=', ad.id).execute();
+    const values = valueRows(ad.id, attributes, input.attrs);
+    if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
+  }
+  if ('photos' in changes && ad.user_id) await attachPhotos(trx, ad.user_id, ad.id, input.photos);
+  // The text index holds the ad's words and those its category, place and options give it.
+  if (Object.keys(changes).some((k) => k !== 'photos')) await indexAdText(trx, ad.id, input.title, input.description);
+  return slug;
+}
+
+/** The ad's live version of the reviewed fields, the rest of the edit as given. */
+function keepLive(
+  input: Omit<AdInput, 'submission_key'>,
+  before: Record<string, unknown>,
+  reviewed: string[],
+): Omit<AdInput, 'submission_key'> {
+  const live = { ...input };
+  if (reviewed.includes('title')) live.title = before.title as string;
+  if (reviewed.includes('description')) live.description = before.description as string;
+  if (PRICE_FIELDS.some((f) => reviewed.includes(f))) {
+    live.price = (before.price as number | null) ?? undefined;
+    live.price_type = before.price_type as PriceType;
+    live.currency = before.currency as string;
+  }
+  if (reviewed.includes('photos')) live.photos = before.photos as number[];
+  if (reviewed.includes('attrs')) live.attrs = before.attrs as Record<string, unknown>;
+  return live;
 }
 
 /**
  * The owner's edit of their ad, with the same form (and input) as placing it. The category stays.
- * A published ad whose title, description, price or photos change goes back to review under `pre`
- * moderation; a rejected ad (or a draft) is sent for review again, which needs room in the
- * allowance. Sold and expired ads keep their status. The revision holds only what changed.
+ * Under `pre` moderation, the part of a published ad's edit that needs review (reviewedFields)
+ * waits as the ad's pending change while the approved version stays published; the rest applies at
+ * once. Editing again replaces the pending change (saving the live version withdraws it). A
+ * rejected ad (or a draft) is sent for review again as a whole, which needs room in the allowance.
+ * Sold and expired ads keep their status. Revisions hold only what changed.
  */
 export async function updateAd(
   db: DB,
@@ -344,67 +483,107 @@ export async function updateAd(
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
 
-    const fields = adFields(input);
-    const before: Record<string, unknown> = {
-      title: ad.title,
-      description: ad.description,
-      price: ad.price === null ? null : toNumber(ad.price),
-      currency: ad.currency,
-      price_type: ad.price_type,
-      city_id: ad.city_id,
-      area_id: ad.area_id,
-      lat: ad.lat === null ? null : Number(ad.lat),
-      lng: ad.lng === null ? null : Number(ad.lng),
-      contact_phone: Boolean(ad.contact_phone),
-      contact_whatsapp: Boolean(ad.contact_whatsapp),
-      attrs: comparableAttrs(await attributeValues(trx, id, attributes)),
-      photos: (
-        await trx.selectFrom('ad_images').select('id').where('ad_id', '=', id).orderBy('position').execute()
-      ).map((p) => p.id),
+    const before = await liveValues(trx, ad, attributes);
+    const after: Record<string, unknown> = {
+      ...adFields(input),
+      attrs: comparableAttrs(input.attrs),
+      photos: input.photos,
     };
-    const after: Record<string, unknown> = { ...fields, attrs: comparableAttrs(input.attrs), photos: input.photos };
-    const changes: Record<string, [unknown, unknown]> = {};
-    for (const [key, value] of Object.entries(after)) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = [before[key], value];
-    }
+    const changes = diff(before, after);
     const changed = Object.keys(changes);
-    if (changed.length === 0) return { id, slug: ad.slug, status, changed };
+    const pending = await trx
+      .selectFrom('ad_pending_changes')
+      .select(['id', 'changes'])
+      .where('ad_id', '=', id)
+      .executeTakeFirst();
 
-    const material = changed.some(isMaterialField);
+    const reviewed = status === 'published' && settings.moderation === 'pre' ? reviewedFields(changes, attributes) : [];
+    if (reviewed.length > 0) {
+      // The live part of the edit now, the reviewed part as the ad's (new) pending change.
+      const liveInput = keepLive(input, before, reviewed);
+      const liveChanges = diff(before, {
+        ...adFields(liveInput),
+        attrs: comparableAttrs(liveInput.attrs),
+        photos: liveInput.photos,
+      });
+      const proposed = Object.fromEntries(Object.entries(changes).filter(([k]) => reviewed.includes(k))) as Record<
+        string,
+        [unknown, unknown]
+      >;
+      const slug =
+        Object.keys(liveChanges).length > 0
+          ? await writeAdValues(trx, ad, attributes, liveInput, liveChanges, { updated_at: now })
+          : ad.slug;
+      const proposal = JSON.stringify({ ...input, attrs: comparableAttrs(input.attrs) });
+      if (pending) {
+        await trx
+          .updateTable('ad_pending_changes')
+          .set({ proposal, changes: JSON.stringify(proposed), updated_at: now, user_id: actor.id })
+          .where('id', '=', pending.id)
+          .execute();
+      } else {
+        await trx
+          .insertInto('ad_pending_changes')
+          .values({
+            ad_id: id,
+            user_id: actor.id,
+            proposal,
+            changes: JSON.stringify(proposed),
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+      // New photos of the change are held for it; photos of a replaced change it no longer uses are freed.
+      const fresh = input.photos.filter((p) => !(before.photos as number[]).includes(p));
+      await trx
+        .updateTable('ad_images')
+        .set({ held_for_ad_id: null })
+        .where('held_for_ad_id', '=', id)
+        .$if(fresh.length > 0, (q) => q.where('id', 'not in', fresh))
+        .execute();
+      if (fresh.length > 0) {
+        const held = await trx
+          .updateTable('ad_images')
+          .set({ held_for_ad_id: id })
+          .where('id', 'in', fresh)
+          .where('user_id', '=', actor.id)
+          .where('ad_id', 'is', null)
+          .executeTakeFirst();
+        if (Number(held.numUpdatedRows) !== fresh.length) throw new Invalid({ photos: ['invalid'] });
+      }
+      if (Object.keys(liveChanges).length > 0)
+        await recordRevision(trx, actor, { type: 'ad', id }, 'edit', liveChanges);
+      await recordRevision(trx, actor, { type: 'ad', id }, pending ? 'replace-change' : 'propose-change', proposed);
+      await announceAdChanges(trx, [id]);
+      return { id, slug, status, changed, reviewed };
+    }
+
+    // Nothing waits any more: an edit that needs no review replaces the pending change.
+    if (pending) {
+      await dropPendingChange(trx, id);
+      await recordRevision(trx, actor, { type: 'ad', id }, 'withdraw-change', toJson(pending.changes, {}));
+    }
+    if (changed.length === 0) {
+      if (pending) await announceAdChanges(trx, [id]);
+      return { id, slug: ad.slug, status, changed, reviewed };
+    }
+
     // A rejected ad always goes back to the moderators who rejected it, whatever the mode.
     let next = status;
     if (status === 'rejected') next = 'pending';
     else if (status === 'draft') next = settings.moderation === 'post' ? 'published' : 'pending';
-    else if (status === 'published' && material && settings.moderation === 'pre') next = 'pending';
     if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id);
 
-    const slug = slugify(input.title);
     const live = next === 'published' && status !== 'published';
-    const updated = await trx
-      .updateTable('ads')
-      .set({
-        ...fields,
-        slug,
-        status: next,
-        updated_at: now,
-        ...(next === 'pending' ? { rejection_reason: null } : {}),
-        ...(live
-          ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
-          : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', status)
-      .executeTakeFirst();
-    // A moderator's decision landed between reading and writing: the member sees the new state first.
-    if (Number(updated.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
-    if ('attrs' in changes) {
-      await trx.deleteFrom('ad_attribute_values').where('ad_id', '=', id).execute();
-      const values = valueRows(id, attributes, input.attrs);
-      if (values.length > 0) await trx.insertInto('ad_attribute_values').values(values).execute();
-    }
-    if ('photos' in changes) await attachPhotos(trx, actor.id, id, input.photos);
-    // The text index holds the ad's words and those its category, place and options give it.
-    if (Object.keys(changes).some((k) => k !== 'photos')) await indexAdText(trx, id, input.title, input.description);
+    const slug = await writeAdValues(trx, ad, attributes, input, changes, {
+      status: next,
+      updated_at: now,
+      ...(next === 'pending' ? { rejection_reason: null } : {}),
+      ...(live
+        ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
+        : {}),
+    });
     if (next !== status) {
       changes.status = [status, next];
       await recordStatus(trx, id, { from: status, to: next, actor, now });
@@ -412,6 +591,6 @@ export async function updateAd(
     await recordRevision(trx, actor, { type: 'ad', id }, 'edit', changes);
     if (next !== status) await countersChanged(trx, ad);
     await announceAdChanges(trx, [id]);
-    return { id, slug, status: next, changed };
+    return { id, slug, status: next, changed, reviewed };
   });
 }

@@ -7,6 +7,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { announceAdChanges, countersChanged, notify, recordStatus } from './bookkeeping.ts';
+import { dropPendingChange } from './placing.ts';
 import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
 
 /** The status machine (docs/product/ads.md): who may move an ad from where to where. */
@@ -22,8 +23,9 @@ const MOVES = {
 export type AdMove = keyof typeof MOVES;
 
 /**
- * The dates of an ad going live. An approval of an ad that was already live (sent back to review
- * by an edit) keeps its place in the listings and its expiry: an edit is not a free repost.
+ * The dates of an ad going live. An approval of an ad that was already live (a rejected ad that
+ * had been published, edited and resubmitted) keeps its place in the listings and its expiry
+ * while that expiry lies ahead: an edit is not a free repost.
  */
 function publication(ad: AdRow, move: AdMove, now: Date) {
   const fresh = {
@@ -96,6 +98,8 @@ export async function moveAd(
       .where('status', '=', ad.status)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+    // A pending change waits only on a live ad: leaving `published` drops it (docs/product/ads.md).
+    if (ad.status === 'published') await dropPendingChange(trx, id);
     await recordStatus(trx, id, { from: ad.status, to: rule.to, actor, reason: options.reason, now });
     await recordRevision(trx, actor, { type: 'ad', id }, move, {
       status: [ad.status, rule.to],
