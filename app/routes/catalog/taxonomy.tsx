@@ -11,13 +11,13 @@ import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { isTaxonomySegment } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { getTaxonomy, listChildren } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/taxonomy';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!SLUG_PATTERN.test(params.taxonomy)) throw notFound(request);
+  if (!isTaxonomySegment(params.taxonomy)) throw notFound(request);
   const t = tFor(request);
   const locale = localeOf(request);
   const taxonomy = await getTaxonomy(db(context), params.taxonomy);
