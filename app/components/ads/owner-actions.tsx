@@ -1,6 +1,8 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { Form, Link } from 'react-router';
+import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 interface OwnedAd {
@@ -9,6 +11,11 @@ interface OwnedAd {
   status: string;
   taxonomy_slug: string;
   category_slug: string;
+  /**
+   * Whether a repost is possible now, and from when a bump will be (server/domain/owner-ads.ts).
+   * Without it the repost button shows for every published or expired ad and its page says why not.
+   */
+  repost?: { possible: boolean; from: string | null };
 }
 
 /**
@@ -28,9 +35,9 @@ export function OwnerAdActions({
   inList?: boolean;
 }) {
   const { t } = useT('ads');
-  const { to } = useLocale();
+  const { to, locale } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
-  const size = stacked ? 'sm' : 'compact-sm';
+  const size = 'sm';
   const Layout = stacked ? Stack : Group;
   const post = (intent: 'mark-sold' | 'delete', label: string, danger = false) => (
     <Form
@@ -48,6 +55,7 @@ export function OwnerAdActions({
         variant={danger ? 'subtle' : 'default'}
         color={danger ? 'red' : undefined}
         radius="xl"
+        mih={44}
         fullWidth={stacked}
       >
         {label}
@@ -57,15 +65,39 @@ export function OwnerAdActions({
   return (
     <Layout gap="xs">
       {ad.status !== 'deleted' ? (
-        <Button component={Link} to={`${base}/edit`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+        <Button
+          component={Link}
+          to={`${base}/edit`}
+          size={size}
+          variant="default"
+          radius="xl"
+          mih={44}
+          fullWidth={stacked}
+        >
           {t('mine.edit')}
         </Button>
       ) : null}
-      {ad.status === 'published' || ad.status === 'expired' ? (
-        <Button component={Link} to={`${base}/repost`} size={size} variant="default" radius="xl" fullWidth={stacked}>
+      {ad.status !== 'published' && ad.status !== 'expired' ? null : !ad.repost || ad.repost.possible ? (
+        <Button
+          component={Link}
+          to={`${base}/repost`}
+          size={size}
+          variant="default"
+          radius="xl"
+          mih={44}
+          fullWidth={stacked}
+        >
           {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
         </Button>
-      ) : null}
+      ) : (
+        <Text size="sm" c="dimmed" data-testid="repost-later" style={{ alignSelf: 'center' }}>
+          {ad.repost.from
+            ? t('mine.repost-from', {
+                date: dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(ad.repost.from)),
+              })
+            : t('mine.renew-needs-room')}
+        </Text>
+      )}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
     </Layout>
