@@ -13,7 +13,7 @@ import type { Namespace } from './config.ts';
 const fixed = new WeakMap<i18n, Map<string, TFunction>>();
 
 /** `t`, remembering the text of each key asked for without options. */
-function remembering(fixedT: TFunction): TFunction {
+function remembering(fixedT: TFunction, ns: Namespace): TFunction {
   const t = fixedT as unknown as (...args: unknown[]) => string;
   const plain = new Map<string, string>();
   const remembered = (key: unknown, ...rest: unknown[]) => {
@@ -25,7 +25,9 @@ function remembering(fixedT: TFunction): TFunction {
     }
     return text;
   };
-  return remembered as unknown as TFunction;
+  // `<Trans t={t}>` reads the namespace from `t.ns`; without it, it asks i18next's default namespace
+  // and shows the raw key.
+  return Object.assign(remembered, { ns }) as unknown as TFunction;
 }
 
 export function useT(ns: Namespace = 'common'): { t: TFunction } {
@@ -37,7 +39,7 @@ export function useT(ns: Namespace = 'common'): { t: TFunction } {
   }
   let t = byNamespace.get(ns);
   if (!t) {
-    t = remembering(i18n.getFixedT(null, ns) as TFunction);
+    t = remembering(i18n.getFixedT(null, ns) as TFunction, ns);
     byNamespace.set(ns, t);
   }
   return { t };

@@ -1,9 +1,10 @@
 // Catalogue: taxonomies, nested categories, their attributes, cities and areas.
 import { sql } from 'kysely';
+import { isReservedSegment, SLUG_PATTERN } from '../../app/lib/slug.ts';
 import type { DB } from '../db/index.ts';
 import type { AttributeOption, AttributeRow, AttributeType, CategoryRow, TaxonomyRow } from '../db/schema.ts';
 import { toBool, toJson, toNumber } from '../db/values.ts';
-import { NotFound } from './errors.ts';
+import { Invalid, NotFound } from './errors.ts';
 
 export interface Named {
   name_ar: string;
@@ -164,6 +165,41 @@ export async function listTaxonomiesWithCategories(db: DB): Promise<TaxonomyWith
     byTaxonomy.set(row.taxonomy_id, list);
   }
   return taxonomies.map((row) => ({ ...toTaxonomy(row), categories: byTaxonomy.get(row.id) ?? [] }));
+}
+
+/**
+ * A taxonomy's slug is the first segment of its pages' paths (`/{taxonomy}/…`): the slug pattern,
+ * and none of the site's own first segments (RESERVED_SEGMENTS in app/lib/slug.ts), or its pages
+ * would be unreachable and `/admin/…` could read as a taxonomy. Throws Invalid otherwise.
+ */
+export function assertTaxonomySlug(slug: string): void {
+  if (!SLUG_PATTERN.test(slug)) throw new Invalid({ slug: ['validation.slug'] });
+  if (isReservedSegment(slug)) throw new Invalid({ slug: ['validation.reserved-slug'] });
+}
+
+export interface NewTaxonomy {
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  icon: string | null;
+  position: number;
+}
+
+/** Adds a taxonomy after checking its slug; returns its id. */
+export async function createTaxonomy(db: DB, input: NewTaxonomy): Promise<number> {
+  assertTaxonomySlug(input.slug);
+  const row = await db
+    .insertInto('taxonomies')
+    .values({
+      slug: input.slug,
+      name_ar: input.name_ar,
+      name_en: input.name_en,
+      icon: input.icon,
+      position: input.position,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function getTaxonomy(db: DB, slug: string): Promise<Taxonomy> {

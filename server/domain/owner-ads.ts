@@ -36,6 +36,12 @@ export interface OwnAd {
   photo: AdImageUrls | null;
   /** An edit of the live ad waits for review (docs/product/ads.md, "Editing a live ad"). */
   pending_change: boolean;
+  /**
+   * Whether the owner can repost it now (docs/product/ads.md): an expired ad while the allowance
+   * has room, a published one once its cool-down is over. `from`: when a published ad's cool-down
+   * ends, if it has not yet.
+   */
+  repost: { possible: boolean; from: string | null };
 }
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
@@ -89,12 +95,17 @@ function ownAdsQuery(db: DB, userId: string) {
 
 async function withCovers(
   db: DB,
+  userId: string,
   rows: Awaited<ReturnType<ReturnType<typeof ownAdsQuery>['execute']>>,
+  now = new Date(),
 ): Promise<OwnAd[]> {
-  const cover = await coverUrls(
-    db,
-    rows.map((r) => r.id),
-  );
+  const [cover, active] = await Promise.all([
+    coverUrls(
+      db,
+      rows.map((r) => r.id),
+    ),
+    rows.some((r) => r.status === 'expired') ? countActiveAds(db, userId) : 0,
+  ]);
   return rows.map((r) => ({
     id: r.id,
     slug: r.slug,
@@ -114,6 +125,7 @@ async function withCovers(
     bumped_at: iso(r.bumped_at),
     photo: cover.get(r.id) ?? null,
     pending_change: toBool(r.pending_change),
+    repost: repostWhen(repostState(r.status, iso(r.bumped_at), active, now)),
   }));
 }
 
@@ -128,7 +140,7 @@ export async function listOwnAds(db: DB, userId: string, tab: OwnerTab, page = 1
     .limit(OWNER_PAGE_SIZE)
     .offset((page - 1) * OWNER_PAGE_SIZE)
     .execute();
-  return withCovers(db, rows);
+  return withCovers(db, userId, rows);
 }
 
 export interface OwnAdDetail extends OwnAd {
@@ -151,7 +163,7 @@ export async function findOwnAd(db: DB, userId: string, id: number): Promise<Own
     .where('ads.status', '!=', 'deleted')
     .executeTakeFirst();
   if (!row) return null;
-  const [ad] = await withCovers(db, [row]);
+  const [ad] = await withCovers(db, userId, [row]);
   return ad ?? null;
 }
 
@@ -297,26 +309,41 @@ export interface RepostQuote {
   lifetimeDays: number;
 }
 
+/** What a repost would do now and, when it cannot, why and (for a bump) from when. */
+interface RepostState {
+  kind: 'renew' | 'bump' | null;
+  refusal: string | null;
+  nextBumpAt: string | null;
+}
+
+/** The repost rule (AD_RULES in server/domain/ads/rules.ts) for an ad of `status` last bumped at `bumpedAt`. */
+function repostState(status: AdStatus, bumpedAt: string | null, active: number, now: Date): RepostState {
+  if (status === 'expired') {
+    const full = active >= AD_RULES.freeActiveAds;
+    return { kind: 'renew', refusal: full ? `allowance-exceeded:${AD_RULES.freeActiveAds}` : null, nextBumpAt: null };
+  }
+  if (status !== 'published') return { kind: null, refusal: 'ad-not-repostable', nextBumpAt: null };
+  const wait = bumpWait(bumpedAt, now);
+  return {
+    kind: 'bump',
+    nextBumpAt: wait > 0 ? new Date(now.getTime() + wait).toISOString() : null,
+    refusal: wait > 0 ? `repost-cooldown:${Math.ceil(wait / 86_400_000)}` : null,
+  };
+}
+
+const repostWhen = (state: RepostState): OwnAd['repost'] => ({
+  possible: state.kind !== null && state.refusal === null,
+  from: state.nextBumpAt,
+});
+
 export async function repostQuote(db: DB, userId: string, ad: OwnAd, now = new Date()): Promise<RepostQuote> {
   const active = await countActiveAds(db, userId);
-  const base = {
+  return {
+    ...repostState(ad.status, ad.bumped_at, active, now),
     active,
     limit: AD_RULES.freeActiveAds,
     cooldownDays: AD_RULES.repostCooldownDays,
     lastBumpAt: ad.bumped_at,
-    nextBumpAt: null,
     lifetimeDays: AD_RULES.lifetimeDays,
-  };
-  if (ad.status === 'expired') {
-    const full = active >= AD_RULES.freeActiveAds;
-    return { ...base, kind: 'renew', refusal: full ? `allowance-exceeded:${AD_RULES.freeActiveAds}` : null };
-  }
-  if (ad.status !== 'published') return { ...base, kind: null, refusal: 'ad-not-repostable' };
-  const wait = bumpWait(ad.bumped_at, now);
-  return {
-    ...base,
-    kind: 'bump',
-    nextBumpAt: wait > 0 ? new Date(now.getTime() + wait).toISOString() : null,
-    refusal: wait > 0 ? `repost-cooldown:${Math.ceil(wait / 86_400_000)}` : null,
   };
 }

@@ -4,7 +4,7 @@ import { taxonomies as seedTaxonomies } from '../../server/db/seed/data/catalog.
 import { cities as seedCities } from '../../server/db/seed/data/cities.ts';
 import { isDatabaseEmpty, seedCatalogue } from '../../server/db/seed/index.ts';
 import * as catalog from '../../server/domain/catalog.ts';
-import { NotFound } from '../../server/domain/errors.ts';
+import { Invalid, NotFound } from '../../server/domain/errors.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
 describe.each(dialects)('catalogue on %s', (dialect) => {
@@ -25,6 +25,30 @@ describe.each(dialects)('catalogue on %s', (dialect) => {
       expect(x.name_ar).toMatch(/[\u0600-\u06ff]/);
       expect(typeof x.categories_count).toBe('number');
     }
+  });
+
+  it("refuses a taxonomy whose slug is one of the site's own first path segments, or malformed", async () => {
+    const before = (await catalog.listTaxonomies(t.db)).length;
+    const named = { name_ar: 'إدارة', name_en: 'Admin', icon: null, position: 99 };
+    for (const [slug, key] of [
+      ['admin', 'validation.reserved-slug'],
+      ['place-your-ad', 'validation.reserved-slug'],
+      ['en', 'validation.reserved-slug'],
+      ['uploads', 'validation.reserved-slug'],
+      ['Motors', 'validation.slug'],
+      ['a--b', 'validation.slug'],
+    ] as const) {
+      const error = await catalog.createTaxonomy(t.db, { ...named, slug }).catch((e: unknown) => e);
+      expect(error, slug).toBeInstanceOf(Invalid);
+      expect((error as Invalid).errors, slug).toEqual({ slug: [key] });
+    }
+    expect((await catalog.listTaxonomies(t.db)).length).toBe(before);
+    // The seeded catalogue went through the same rule.
+    for (const x of seedTaxonomies) expect(() => catalog.assertTaxonomySlug(x.slug), x.slug).not.toThrow();
+
+    const id = await catalog.createTaxonomy(t.db, { ...named, slug: 'gardening', name_en: 'Gardening' });
+    expect((await catalog.getTaxonomy(t.db, 'gardening')).id).toBe(id);
+    await t.db.deleteFrom('taxonomies').where('id', '=', id).execute();
   });
 
   it('lists each taxonomy with its active top-level categories, in two queries', async () => {

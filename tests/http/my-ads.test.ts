@@ -34,6 +34,43 @@ describe('my ads', () => {
     expect(c.id).toBeGreaterThan(0);
   });
 
+  it('lands on the tab holding a newly placed ad, with its confirmation', async () => {
+    const b = await seller();
+    const res = await b.post('/en/place-your-ad/motors/cars/toyota', toyotaForm('Toyota Avalon 2018 just placed'));
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location') ?? '';
+    // The test server moderates before publishing: the new ad waits on the pending tab.
+    expect(location).toMatch(/^\/en\/profile\/posts\?status=pending&placed=\d+$/);
+    const page = await (await b.get(location)).text();
+    expect(page).toContain('Your ad has been sent');
+    expect(page).toContain('Our team will review it shortly');
+    expect(page).toContain('Toyota Avalon 2018 just placed');
+    expect(page).toMatch(/aria-selected="true"[^>]*>.*?In review/s);
+    // Someone else's id shows no confirmation.
+    const stranger = await (await (await seller()).get(location)).text();
+    expect(stranger).not.toContain('Your ad has been sent');
+  });
+
+  it('offers a repost only when it is possible, and says from when a bump will be', async () => {
+    const b = await seller();
+    const fresh = await placeAd(b, 'Toyota Prado 2012 bumped lately');
+    const due = await placeAd(b, 'Toyota Prado 2012 bumped long ago');
+    publish(fresh.id, 2);
+    publish(due.id, 8);
+    const html = await (await b.get('/en/profile/posts')).text();
+    const card = (title: string) => html.slice(html.indexOf(title), html.indexOf('</li>', html.indexOf(title)));
+    expect(card('bumped long ago')).toContain(`href="${due.own}/repost"`);
+    expect(card('bumped long ago')).not.toContain('data-testid="repost-later"');
+    expect(card('bumped lately')).not.toContain(`href="${fresh.own}/repost"`);
+    const from = new Date(Date.now() + 5 * 86_400_000);
+    const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(from);
+    expect(card('bumped lately')).toContain(`Repost to the top from ${date}`);
+    const arabic = await (await b.get('/profile/posts')).text();
+    expect(arabic).toContain(
+      `الرفع إلى الأعلى متاح من ${new Intl.DateTimeFormat('ar-EG', { dateStyle: 'medium' }).format(from)}`,
+    );
+  });
+
   it('lets the owner mark sold and delete; others get 404 and nothing changes', async () => {
     const b = await seller();
     const ad = await placeAd(b, 'Toyota Yaris 2019 city car');

@@ -67,7 +67,8 @@ describe('place your ad', () => {
     const first = await b.post(FORM, form);
     expect(first.status).toBe(302);
     const location = first.headers.get('location') ?? '';
-    expect(location).toMatch(/^\/en\/place-your-ad\/motors\/cars\/toyota\?placed=\d+&status=pending$/);
+    // To My ads, on the tab that holds it (pre-moderation: pending), with its confirmation.
+    expect(location).toMatch(/^\/en\/profile\/posts\?status=pending&placed=\d+$/);
     const id = Number(/placed=(\d+)/.exec(location)?.[1]);
     expect(await (await b.get(location)).text()).toContain('Our team will review it shortly');
     const again = await b.post(FORM, form);

@@ -99,7 +99,8 @@ export function StatusBadge({ status }: { status: string }) {
   const color =
     status === 'published' ? 'brand' : status === 'pending' ? 'yellow' : status === 'sold' ? 'blue' : 'gray';
   return (
-    <Badge color={color} variant="light">
+    // Never shrunk beside a long title: the status is read whole.
+    <Badge color={color} variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
       {t(`status.${status}`)}
     </Badge>
   );

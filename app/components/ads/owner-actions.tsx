@@ -1,6 +1,8 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { Form, Link } from 'react-router';
+import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { dateTimeFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 interface OwnedAd {
@@ -11,6 +13,11 @@ interface OwnedAd {
   category_slug: string;
   /** An edit waits for review: the owner may withdraw it. */
   pending_change?: boolean;
+  /**
+   * Whether a repost is possible now, and from when a bump will be (server/domain/owner-ads.ts).
+   * Without it the repost button shows for every published or expired ad and its page says why not.
+   */
+  repost?: { possible: boolean; from: string | null };
 }
 
 /**
@@ -30,7 +37,7 @@ export function OwnerAdActions({
   inList?: boolean;
 }) {
   const { t } = useT('ads');
-  const { to } = useLocale();
+  const { to, locale } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
   const size = 'sm';
   const Layout = stacked ? Stack : Group;
@@ -50,8 +57,8 @@ export function OwnerAdActions({
         variant={danger ? 'subtle' : 'default'}
         color={danger ? 'red' : undefined}
         radius="xl"
-        fullWidth={stacked}
         mih={44}
+        fullWidth={stacked}
       >
         {label}
       </Button>
@@ -66,25 +73,33 @@ export function OwnerAdActions({
           size={size}
           variant="default"
           radius="xl"
-          fullWidth={stacked}
           mih={44}
+          fullWidth={stacked}
         >
           {t('mine.edit')}
         </Button>
       ) : null}
-      {ad.status === 'published' || ad.status === 'expired' ? (
+      {ad.status !== 'published' && ad.status !== 'expired' ? null : !ad.repost || ad.repost.possible ? (
         <Button
           component={Link}
           to={`${base}/repost`}
           size={size}
           variant="default"
           radius="xl"
-          fullWidth={stacked}
           mih={44}
+          fullWidth={stacked}
         >
           {ad.status === 'expired' ? t('page.renew') : t('page.bump')}
         </Button>
-      ) : null}
+      ) : (
+        <Text size="sm" c="dimmed" data-testid="repost-later" style={{ alignSelf: 'center' }}>
+          {ad.repost.from
+            ? t('mine.repost-from', {
+                date: dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(ad.repost.from)),
+              })
+            : t('mine.renew-needs-room')}
+        </Text>
+      )}
       {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}

@@ -49,7 +49,8 @@ export function TileGrid({ tiles, label }: { tiles: Tile[]; label: string }) {
   );
 }
 
-export function useCountCaption() {
+/** A tile's count line of published ads ("12 ads", with the Arabic plural forms). */
+export function useAdCountCaption() {
   const { t } = useT('catalog');
-  return (categories: number) => (categories > 0 ? t('categories-count', { count: categories }) : undefined);
+  return (ads: number) => t('ads-count', { count: ads });
 }

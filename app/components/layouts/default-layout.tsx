@@ -1,5 +1,5 @@
 import { AppShell, Container } from '@mantine/core';
-import { type MetaFunction, Outlet } from 'react-router';
+import { type MetaFunction, Outlet, useMatches } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { errorMeta } from '~/lib/meta.ts';
 import { BottomNav } from './bottom-nav.tsx';
@@ -9,9 +9,12 @@ import { SiteHeader } from './site-header.tsx';
 
 /** Default layout: header (logo, search, place your ad, language, colour mode), page, footer; bottom nav on phones. */
 export function DefaultFrame({ children }: { children: React.ReactNode }) {
+  // A page with a search box of its own (the home page, `handle.ownSearch`) drops the header's
+  // phone search row: one search box on a phone screen, not two.
+  const ownSearch = useMatches().some((m) => (m.handle as { ownSearch?: boolean } | undefined)?.ownSearch === true);
   return (
-    <AppShell header={{ height: { base: 112, sm: 68 } }} padding={0}>
-      <SiteHeader />
+    <AppShell header={{ height: { base: ownSearch ? 68 : 112, sm: 68 } }} padding={0}>
+      <SiteHeader phoneSearch={!ownSearch} />
       <AppShell.Main className={classes.main}>
         <Container size="lg" px={{ base: 'sm', sm: 'md' }} py="md">
           {children}

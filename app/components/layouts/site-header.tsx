@@ -48,7 +48,8 @@ export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | '
   );
 }
 
-export function SiteHeader() {
+/** `phoneSearch`: the search row of its own on phones (off on pages with their own search box). */
+export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
   const { t } = useT();
   const { to } = useLocale();
   return (
@@ -73,9 +74,11 @@ export function SiteHeader() {
           <AccountButton />
         </div>
       </div>
-      <div className={classes.headerSearchPhone}>
-        <SearchBox id="site-search-mobile" />
-      </div>
+      {phoneSearch ? (
+        <div className={classes.headerSearchPhone}>
+          <SearchBox id="site-search-mobile" />
+        </div>
+      ) : null}
     </AppShell.Header>
   );
 }

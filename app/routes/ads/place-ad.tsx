@@ -1,8 +1,6 @@
-import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
-import { Link, redirect } from 'react-router';
+import { Stack, Text, Title } from '@mantine/core';
+import { redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
-import { adPath } from '~/components/ads/ad-parts.tsx';
 import { CategoryPicker } from '~/components/ads/category-picker.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
@@ -11,6 +9,7 @@ import { actionHeaders } from '~/lib/action-headers.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
+import { ownerTabOf, ownerTabPath } from '~/lib/owner-tabs.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
@@ -19,7 +18,6 @@ import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
 import { AD_RULES, confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
-import { findOwnAd } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
@@ -53,7 +51,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     countActiveAds(db(context), user.id),
     confirmedPhone(db(context), user.id),
   ]);
-  const placed = new URL(request.url).searchParams.get('placed');
   return {
     kind: 'form' as const,
     meta,
@@ -69,19 +66,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       moderation: services(context).config.moderation,
       phone,
     } satisfies AdFormData,
-    placed: placed && /^\d+$/.test(placed) ? await placedAd(context, user.id, Number(placed)) : null,
   };
-}
-
-/** The member's own ad just placed (for the confirmation and the link to its page); null if not theirs. */
-async function placedAd(context: Route.LoaderArgs['context'], userId: string, id: number) {
-  const ad = await findOwnAd(db(context), userId, id);
-  return ad ? { status: ad.status, href: adPath(ad) } : null;
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const { path, segments } = await place(request, context, params);
+  const { path } = await place(request, context, params);
   if (!path || !isLeaf(path)) throw notFound(request);
   const attributes = await listCategoryAttributes(db(context), path.category.slug);
   const phone = await confirmedPhone(db(context), user.id);
@@ -96,9 +86,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       attributes,
       value as AdInput,
     );
-    // Built from the route, not request.url (a client-side post arrives at `….data`).
-    const form = localizePath(['/place-your-ad', params.taxonomy, ...segments].join('/'), localeOf(request));
-    return redirect(`${form}?placed=${ad.id}&status=${ad.status}`);
+    // To My ads, on the tab that holds the new ad (pending under pre-moderation, else active),
+    // where its confirmation shows (app/routes/profile/posts.tsx).
+    return redirect(localizePath(ownerTabPath(ownerTabOf(ad.status), { placed: String(ad.id) }), localeOf(request)));
   });
 }
 
@@ -125,20 +115,6 @@ export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentP
           <Text c="dimmed">{t('place.pick-category')}</Text>
           <CategoryPicker base={[base, ...loaderData.segments].join('/')} categories={loaderData.children} />
         </>
-      ) : loaderData.placed ? (
-        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status" title={t('place.placed-title')}>
-          <Stack gap="xs">
-            <Text>
-              {loaderData.placed.status === 'published' ? t('place.placed-published') : t('place.placed-pending')}
-            </Text>
-            <Anchor component={Link} to={to(loaderData.placed.href)} c="inherit" underline="always" fw={600}>
-              {t('place.see-ad')}
-            </Anchor>
-            <Anchor component={Link} to={to('/place-your-ad')} c="inherit" underline="always" fw={600}>
-              {t('place.another')}
-            </Anchor>
-          </Stack>
-        </Alert>
       ) : (
         <AdForm data={loaderData.form} reply={actionData} />
       )}

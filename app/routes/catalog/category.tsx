@@ -10,14 +10,14 @@ import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { isTaxonomySegment, SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { getCategoryPath } from '../../../server/domain/catalog.ts';
 import { loadListing } from '../search/listing.server.ts';
 import type { Route } from './+types/category';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!SLUG_PATTERN.test(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
+  if (!isTaxonomySegment(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
   const locale = localeOf(request);
   const path = await getCategoryPath(db(context), params.category);
   // The category slug is globally unique: a stale or wrong taxonomy in the URL moves to the right one.

@@ -1,31 +1,57 @@
-import { Stack, Text, Title } from '@mantine/core';
+// A taxonomy's page `/{taxonomy}` (docs/product/site.md): its top-level categories as tiles with
+// their ad counts, then its newest ads and a link to all of them in the search listing. The empty
+// state only shows when the taxonomy holds no published ad at all.
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListSearch } from '@tabler/icons-react';
-import { data } from 'react-router';
+import { data, Link } from 'react-router';
+import { AdCards } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
-import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
+import { TileGrid, useAdCountCaption } from '~/components/catalog/category-grid.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, services, tFor } from '~/lib/route.server.ts';
+import { EMPTY_QUERY, searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
-import { SLUG_PATTERN } from '~/lib/slug.ts';
+import { isTaxonomySegment } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { cardsByIds } from '../../../server/domain/ads/cards.ts';
 import { getTaxonomy, listChildren } from '../../../server/domain/catalog.ts';
+import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/taxonomy';
 
+/** Newest ads shown on a taxonomy's page (three rows of four on wide screens). */
+const TAXONOMY_ADS = 12;
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!SLUG_PATTERN.test(params.taxonomy)) throw notFound(request);
+  if (!isTaxonomySegment(params.taxonomy)) throw notFound(request);
   const t = tFor(request);
   const locale = localeOf(request);
+  const { database } = services(context);
   const taxonomy = await getTaxonomy(db(context), params.taxonomy);
-  const categories = await listChildren(db(context), taxonomy.id, null);
+  const query = { ...EMPTY_QUERY, taxonomy: taxonomy.slug };
+  const [categories, found] = await Promise.all([
+    listChildren(db(context), taxonomy.id, null),
+    search(database, query, { pageSize: TAXONOMY_ADS }),
+  ]);
+  const ads = await cardsByIds(database.db, found.ids);
+  // Published ads under each top-level category (its whole subtree), from the same search.
+  const counts = Object.fromEntries(found.facets.categories.map((f) => [f.slug, f.count]));
   const title = localName(locale, taxonomy);
   const signedIn = !!(await currentUser(request, context));
   return data(
-    { taxonomy, categories, meta: { title, description: t('catalog:taxonomy-description', { name: title }) } },
+    {
+      taxonomy,
+      categories: categories.map((c) => ({ ...c, ads: counts[c.slug] ?? 0 })),
+      ads,
+      total: found.total,
+      all: searchString(query),
+      now: new Date().toISOString(),
+      meta: { title, description: t('catalog:taxonomy-description', { name: title }) },
+    },
     { headers: pageCacheHeaders(signedIn, [`taxonomy:${taxonomy.id}`]) },
   );
 }
@@ -37,8 +63,8 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function TaxonomyPage({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useT('catalog');
   const { to, name } = useLocale();
-  const caption = useCountCaption();
-  const { taxonomy, categories } = loaderData;
+  const caption = useAdCountCaption();
+  const { taxonomy, categories, ads, total, all, now } = loaderData;
   const crumbs = [{ label: t('common:nav.home'), href: to('/') }, { label: name(taxonomy) }];
   return (
     <Stack gap="lg">
@@ -46,7 +72,10 @@ export default function TaxonomyPage({ loaderData, matches }: Route.ComponentPro
       <Breadcrumbs items={crumbs} />
       <div>
         <Title order={1}>{name(taxonomy)}</Title>
-        <Text c="dimmed">{t('categories-count', { count: taxonomy.categories_count })}</Text>
+        <Group gap="md" c="dimmed" data-testid="taxonomy-counts">
+          <Text inherit>{t('ads-count', { count: total })}</Text>
+          <Text inherit>{t('categories-count', { count: taxonomy.categories_count })}</Text>
+        </Group>
       </div>
       <TileGrid
         label={t('subcategories')}
@@ -54,15 +83,29 @@ export default function TaxonomyPage({ loaderData, matches }: Route.ComponentPro
           ...c,
           icon: c.icon ?? taxonomy.icon,
           href: to(`/${taxonomy.slug}/${c.slug}`),
-          caption: caption(c.children_count),
+          caption: caption(c.ads),
         }))}
       />
-      <EmptyState
-        icon={<IconListSearch size={28} aria-hidden />}
-        title={t('no-ads-yet.title')}
-        description={t('no-ads-yet.description')}
-        action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
-      />
+      {ads.length > 0 ? (
+        <section aria-labelledby="taxonomy-latest">
+          <Group justify="space-between" align="baseline" mb="md" wrap="wrap">
+            <Title order={2} size="h3" id="taxonomy-latest">
+              {t('latest-in', { name: name(taxonomy) })}
+            </Title>
+            <Anchor component={Link} to={to('/posts') + all} py={10}>
+              {t('all-ads-in', { name: name(taxonomy) })}
+            </Anchor>
+          </Group>
+          <AdCards ads={ads} label={t('latest-in', { name: name(taxonomy) })} now={now} />
+        </section>
+      ) : (
+        <EmptyState
+          icon={<IconListSearch size={28} aria-hidden />}
+          title={t('no-ads-yet.title')}
+          description={t('no-ads-yet.description')}
+          action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
+        />
+      )}
     </Stack>
   );
 }

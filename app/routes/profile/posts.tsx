@@ -1,7 +1,7 @@
-import { Alert, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconCircleCheck, IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
 import { Link, redirect, useNavigate, useSearchParams } from 'react-router';
-import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { adPath, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
@@ -10,6 +10,7 @@ import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
+import { parseId } from '~/lib/ids.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
@@ -19,8 +20,9 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { ownAdMoveSchema } from '~/lib/validation/ads.ts';
 import { withdrawAdChange } from '../../../server/domain/ads/changes.ts';
 import { moveAd } from '../../../server/domain/ads/status.ts';
-import { listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
+import { findOwnAd, listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/posts';
+import classes from './profile.module.css';
 
 // `/profile/posts` (docs/product/ads.md): the member's own ads by status, with their numbers and actions.
 
@@ -31,8 +33,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const requested = new URL(request.url).searchParams.get('status');
   const tab: OwnerTab = isOwnerTab(requested) ? requested : 'active';
-  const [counts, ads] = await Promise.all([ownAdCounts(db(context), user.id), listOwnAds(db(context), user.id, tab)]);
-  return { tab, counts, ads, meta: { title: t('ads:mine.title'), noindex: true } };
+  // Right after placing an ad (app/routes/ads/place-ad.tsx): its confirmation, when it is theirs.
+  const placedId = parseId(new URL(request.url).searchParams.get('placed'));
+  const [counts, ads, placedAd] = await Promise.all([
+    ownAdCounts(db(context), user.id),
+    listOwnAds(db(context), user.id, tab),
+    placedId === null ? null : findOwnAd(db(context), user.id, placedId),
+  ]);
+  const placed = placedAd ? { status: placedAd.status, href: adPath(placedAd) } : null;
+  return { tab, counts, ads, placed, meta: { title: t('ads:mine.title'), noindex: true } };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -64,7 +73,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const done = params.get('done');
-  const { tab, counts, ads } = loaderData;
+  const { tab, counts, ads, placed } = loaderData;
   const date = (iso: string | null) =>
     iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
   const tabHref = (name: OwnerTab) =>
@@ -82,6 +91,21 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
           {t(`mine.done.${done}`)}
         </Alert>
       ) : null}
+      {placed ? (
+        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status" title={t('place.placed-title')}>
+          <Stack gap="xs">
+            <Text>{placed.status === 'published' ? t('place.placed-published') : t('place.placed-pending')}</Text>
+            <Group gap="md">
+              <Anchor component={Link} to={to(placed.href)} c="inherit" underline="always" fw={600} py={10}>
+                {t('place.see-ad')}
+              </Anchor>
+              <Anchor component={Link} to={to('/place-your-ad')} c="inherit" underline="always" fw={600} py={10}>
+                {t('place.another')}
+              </Anchor>
+            </Group>
+          </Stack>
+        </Alert>
+      ) : null}
       <FormError code={actionData?.formError} />
       <Tabs value={tab} onChange={(value) => value && navigate(tabHref(value as OwnerTab))} keepMounted={false}>
         <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
@@ -89,12 +113,11 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
             <Tabs.Tab
               key={name}
               value={name}
+              className={classes.tab}
               component={Link as never}
               {...({ to: tabHref(name) } as object)}
               rightSection={
-                <Badge size="sm" variant="light" color="gray">
-                  {numberFormat(localeTags[locale]).format(counts[name])}
-                </Badge>
+                <span className={classes.tabCount}>{numberFormat(localeTags[locale]).format(counts[name])}</span>
               }
             >
               {t(`mine.tabs.${name}`)}

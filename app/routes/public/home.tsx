@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { data, Link, useSearchParams } from 'react-router';
 import { AdCards } from '~/components/ads/ad-parts.tsx';
-import { TileGrid, useCountCaption } from '~/components/catalog/category-grid.tsx';
+import { TileGrid, useAdCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
 import { useT } from '~/i18n/use-t.ts';
@@ -29,8 +29,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listTaxonomies(db(context)),
     listCityNames(db(context), POPULAR_CITIES),
     search(database, EMPTY_QUERY, { pageSize: HOME_ADS, facets: false, featured: true }),
-    search(database, EMPTY_QUERY, { pageSize: HOME_ADS, facets: false }),
+    // Its facets are the taxonomies' counts of published ads, shown on the tiles.
+    search(database, EMPTY_QUERY, { pageSize: HOME_ADS }),
   ]);
+  const counts = Object.fromEntries(latest.facets.categories.map((f) => [f.slug, f.count]));
   const [featuredAds, latestAds] = await Promise.all([
     cardsByIds(database.db, featured.ids),
     cardsByIds(database.db, latest.ids),
@@ -39,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const signedIn = !!(await currentUser(request, context));
   return data(
     {
-      taxonomies,
+      taxonomies: taxonomies.map((x) => ({ ...x, ads: counts[x.slug] ?? 0 })),
       cities,
       featured: featuredAds,
       latest: latestAds,
@@ -58,12 +60,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const headers = pageHeaders;
 
+/** The hero holds the page's search box: the layout leaves out the header's phone search row. */
+export const handle = { ownSearch: true };
+
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useT('home');
   const { to, name } = useLocale();
-  const caption = useCountCaption();
+  const caption = useAdCountCaption();
   const origin = matches[0]?.loaderData?.origin ?? '';
   const [params] = useSearchParams();
   return (
@@ -101,7 +106,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           tiles={loaderData.taxonomies.map((x) => ({
             ...x,
             href: to(`/${x.slug}`),
-            caption: caption(x.categories_count),
+            caption: caption(x.ads),
           }))}
         />
       </section>

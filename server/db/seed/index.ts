@@ -1,6 +1,7 @@
 // Reference data: the real catalogue (taxonomies, categories, attributes) and Libyan cities with areas.
 // Idempotent: rows are matched by slug, so running it twice adds nothing.
 import type { Kysely, Transaction } from 'kysely';
+import { createTaxonomy } from '../../domain/catalog.ts';
 import type { DB } from '../index.ts';
 import type { Database } from '../schema.ts';
 import { taxonomies } from './data/catalog.ts';
@@ -75,11 +76,10 @@ async function seedCatalog(tx: Tx, report: SeedReport) {
   for (const [position, t] of taxonomies.entries()) {
     let row = await tx.selectFrom('taxonomies').select('id').where('slug', '=', t.slug).executeTakeFirst();
     if (!row) {
-      row = await tx
-        .insertInto('taxonomies')
-        .values({ slug: t.slug, name_ar: t.name_ar, name_en: t.name_en, icon: t.icon, position })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      // Through the catalogue's own rule: a seed file cannot give a taxonomy a reserved slug either.
+      row = {
+        id: await createTaxonomy(tx, { slug: t.slug, name_ar: t.name_ar, name_en: t.name_en, icon: t.icon, position }),
+      };
       report.taxonomies++;
     }
     const taxonomyId = row.id;
