@@ -14,8 +14,10 @@
 //    (`GET /api/posts`) with a rare word, a common word, a prefix, filters only and text + filters
 //    (every answer has its facets); the map endpoint at four zooms when the build has it; pages from
 //    the page cache (anonymous, repeated) and rendered (`Cache-Control: no-cache` forces a render);
-//    and the serving limit: an HTML page of the same size answered from memory by the same server
-//    (`BENCH_PAGE_FILE`, /__bench/page), which pages are shown as a share of;
+//    the serving limit: the HTML of /posts answered from memory by the same server, compressed once
+//    as a cached page is (`BENCH_PAGE_FILE`, /__bench/page), which pages are shown as a share of;
+//    and the same HTML as a static file precompressed like the build's files (/__bench/static/…),
+//    which cached pages answered in brotli are compared with;
 // 3. the search API, the map and rendered pages again one request at a time (latency without
 //    queueing), then sign-in attempts and the processing of a 12 MP photo.
 // It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
@@ -30,6 +32,7 @@ import { fts5Query, tsQuery } from '../server/db/text-search.ts';
 import { textTerms } from '../server/domain/search/analyzer.ts';
 import { searchTerms } from '../server/domain/search/normalize.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
+import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
 import { type BenchDatabase, prepareBenchDatabase } from './lib/bench-database.ts';
 import { type LoadResult, load, summarise } from './lib/bench-load.ts';
@@ -278,6 +281,9 @@ interface Row extends LoadResult {
 }
 
 const SERVING_LIMIT = '/__bench/page';
+/** The page of the serving limit as a static file, precompressed as `npm run build` does. */
+const STATIC_PAGE = `/__bench/static/${BENCH_STATIC}`;
+const STATIC_NAME = 'static file of the page (precompressed)';
 
 function targetsFor(adPath: string | null): Target[] {
   const t: Target[] = [];
@@ -312,6 +318,7 @@ function targetsFor(adPath: string | null): Target[] {
   // The serving limit is measured twice, next to the pages and at the end: the better one counts
   // (other work on the machine comes and goes).
   t.push({ group: 'pages', name: 'serving limit (page in memory)', url: SERVING_LIMIT, page: true });
+  t.push({ group: 'pages', name: STATIC_NAME, url: STATIC_PAGE, page: true });
   for (const [name, url] of pages) t.push({ group: 'pages', name, url, page: true });
   for (const [name, url, rendered] of pages) {
     if (rendered) t.push({ group: 'pages', name: name + RENDERED, url, rendered: true, single: true, page: true });
@@ -321,6 +328,7 @@ function targetsFor(adPath: string | null): Target[] {
     { group: 'API', name: 'API category attributes', url: '/api/categories/toyota/attributes' },
     { group: 'API', name: 'API cities', url: '/api/cities' },
     { group: 'limits', name: 'serving limit (page in memory)', url: SERVING_LIMIT, page: true },
+    { group: 'limits', name: STATIC_NAME, url: STATIC_PAGE, page: true },
     { group: 'limits', name: 'static asset (favicon)', url: '/favicon.svg' },
     { group: 'limits', name: 'health check', url: '/healthz' },
   );
@@ -379,6 +387,8 @@ try {
     const html = await (await fetch(`${base}/posts`, { headers: { 'user-agent': browser } })).text();
     writeFileSync(pageFile, html);
     pageBytes = Buffer.byteLength(html);
+    writeFileSync(path.join(path.dirname(pageFile), BENCH_STATIC), html);
+    await precompressDirectory(path.dirname(pageFile), (f) => f === BENCH_STATIC);
 
     const targets = targetsFor(facts.adPath);
     const missing = new Set<string>();
@@ -387,9 +397,10 @@ try {
       const res = await fetch(base + t.url, { headers: headersFor(!!t.rendered) });
       rawKb.set(t.url, Math.round((await res.arrayBuffer()).byteLength / 102.4) / 10);
       if (res.status === 404 && t.group === 'map') missing.add(t.url);
-      else if (res.status === 404 && t.url === SERVING_LIMIT) notes.push('no serving limit: rebuild (npm run build)');
+      else if (res.status === 404 && (t.url === SERVING_LIMIT || t.url === STATIC_PAGE))
+        notes.push(`no ${t.name}: rebuild (npm run build)`);
       else if (!res.ok) notes.push(`${t.name}: ${t.url} answers ${res.status}`);
-      else if (t.group === 'pages' && !t.rendered && t.url !== SERVING_LIMIT) {
+      else if (t.group === 'pages' && !t.rendered && t.url !== SERVING_LIMIT && t.url !== STATIC_PAGE) {
         // A cached row must be served from the page cache: the second request says so.
         const again = await fetch(base + t.url, { headers: headersFor(false) });
         await again.arrayBuffer();
@@ -632,7 +643,8 @@ if (facts.service) {
 console.log(
   `\nServer: ready in ${n(serverStartMs)} ms, first search answered ${n(serverIndexMs)} ms later (the index is built ` +
     `at start or at the first search); the serving limit answers the HTML of /posts ` +
-    `(${Math.round(pageBytes / 1024)} KB before compression) from memory`,
+    `(${Math.round(pageBytes / 1024)} KB before compression) from memory, compressed once as a cached page is; ` +
+    `the static file is that HTML precompressed as the build's files are`,
 );
 /** The columns every load table starts with. */
 const latencyColumns: [string, number, (r: LoadResult & { name: string }) => string | number | null][] = [
@@ -722,7 +734,12 @@ if (postsRendered) {
   });
 }
 const cached = rows.filter(
-  (r) => r.group === 'pages' && r.url !== SERVING_LIMIT && !r.name.endsWith(RENDERED) && r.limit_pct !== null,
+  (r) =>
+    r.group === 'pages' &&
+    r.url !== SERVING_LIMIT &&
+    r.url !== STATIC_PAGE &&
+    !r.name.endsWith(RENDERED) &&
+    r.limit_pct !== null,
 );
 const lowestBy = (key: 'limit_pct' | 'limit_cpu_pct') =>
   cached
@@ -742,6 +759,32 @@ if (lowestCpu) {
     figure: 'the same from the server CPU per response',
     measured: `lowest ${lowestCpu.limit_cpu_pct} % (${lowestCpu.name})`,
     ok: (lowestCpu.limit_cpu_pct ?? 0) >= 50,
+  });
+}
+// Cached pages answered in brotli (every row asks for `gzip, br`) against a static file of the
+// page's size precompressed as the build's files are, the better of its two rows.
+const staticRps = Math.max(0, ...rows.filter((r) => r.url === STATIC_PAGE).map((r) => r.rps));
+const slowestCached = cached.reduce<Row | null>((m, r) => (!m || r.rps < m.rps ? r : m), null);
+if (slowestCached && staticRps > 0) {
+  const pct = Math.round((100 * slowestCached.rps) / staticRps);
+  checks.push({
+    figure: `anonymous cached pages in brotli ≥ 50 % of a precompressed static file of the page's size (${staticRps} req/s)`,
+    measured: `lowest ${pct} % (${slowestCached.name}, ${slowestCached.rps} req/s)`,
+    ok: pct >= 50,
+  });
+}
+// The same from the server's CPU per response (the static file's over the page's): steadier than
+// requests/s when other work shares the machine.
+const staticCpu = Math.min(...rows.filter((r) => r.url === STATIC_PAGE && r.cpu_ms).map((r) => r.cpu_ms as number));
+const costliestCached = cached
+  .filter((r) => r.cpu_ms)
+  .reduce<Row | null>((m, r) => (!m || (r.cpu_ms ?? 0) > (m.cpu_ms ?? 0) ? r : m), null);
+if (costliestCached?.cpu_ms && Number.isFinite(staticCpu)) {
+  const pct = Math.round((100 * staticCpu) / costliestCached.cpu_ms);
+  checks.push({
+    figure: `the same from the server CPU per response (static file ${staticCpu} ms)`,
+    measured: `lowest ${pct} % (${costliestCached.name}, ${costliestCached.cpu_ms} ms)`,
+    ok: pct >= 50,
   });
 }
 const worstMap = worst(single.filter((r) => r.group === 'map'));

@@ -22,6 +22,9 @@ if (built === 0 || inputs.some((i) => newest(path.join(root, i)) > built)) {
   console.log(built ? 'Sources changed since the last build: building…' : 'No build yet: building…');
   const r = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
+  // The brotli and gzip forms of the client files, as `npm run build` writes them (ADR 0011).
+  const p = spawnSync(process.execPath, ['scripts/precompress.ts'], { cwd: root, stdio: 'inherit' });
+  if (p.status !== 0) process.exit(p.status ?? 1);
 }
 
 // The quick start: production build and runtime, plus the demo accounts, unless the operator set

@@ -67,7 +67,11 @@ if (!e2eOnly) {
   addVitest(vitest('unit and data-layer tests', ['unit', 'db'], 'test-results/unit.json'), 'test-results/unit.json');
 }
 
-const built = run('production build', 'npx', ['react-router', 'build']);
+// The build as `npm run build` makes it: React Router's, then the client files' brotli and gzip
+// forms (scripts/precompress.ts), which the HTTP suite checks are served.
+const built =
+  run('production build', 'npx', ['react-router', 'build']) &&
+  run('precompressed client files', process.execPath, ['scripts/precompress.ts']);
 if (!built) totals.failed++;
 if (built && !e2eOnly) {
   addVitest(

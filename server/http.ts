@@ -26,10 +26,11 @@ import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { authEndpoints } from './http/auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
 import { localeRouting } from './http/locale.ts';
-import { createPageCache } from './http/page-cache.ts';
+import { answerFromMemory, createPageCache, type StoredPage, storedPage } from './http/page-cache.ts';
 import { createPageHandler } from './http/pages.ts';
 import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { sitemapRouter, siteOrigin } from './http/sitemap.ts';
+import { BENCH_STATIC, staticFiles } from './http/static-files.ts';
 import { uploadsRouter } from './http/uploads.ts';
 import { jobHandlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
@@ -48,6 +49,9 @@ export interface StartOptions {
   /** Skip migrations and catalogue seeding (they ran in the cluster primary). */
   skipPrepare?: boolean;
 }
+
+/** Cache-Control of hashed files: their name changes with their content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
 
@@ -129,21 +133,38 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     }
   });
 
-  // Files (hashed assets, icons) are compressed harder than pages: pages are compressed on every
-  // answer (each carries its own CSP nonce, even from the page cache), where brotli quality 2 costs
-  // half of the default 4 for about 7 % more bytes.
-  const fileCompression = compression({ threshold: 1024 });
-  const pageCompression = compression({
-    threshold: 1024,
-    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } },
-  });
-  app.use((req, res, next) =>
-    /\.[a-z0-9]+$/i.test(req.path) && !req.path.endsWith('.data')
-      ? fileCompression(req, res, next)
-      : pageCompression(req, res, next),
-  );
   app.use(
     securityHeaders({ development: !config.isProduction && !!opts.devMiddleware, mapTileUrl: config.mapTileUrl }),
+  );
+  // The build's files, in the brotli or gzip form written at build time (server/http/static-files.ts,
+  // ADR 0011): no request compresses them. Ahead of the compression middleware, which they skip.
+  const clientDir = path.resolve('build/client');
+  if (!opts.devMiddleware) {
+    app.use('/assets', staticFiles(path.join(clientDir, 'assets'), { cacheControl: IMMUTABLE }));
+    app.use(staticFiles(clientDir, { cacheControl: 'public, max-age=3600', only: (f) => !f.startsWith('assets/') }));
+  }
+  // `npm run bench`: a file of the size of a page served like the build's files (it writes
+  // bench-static.html and its forms beside BENCH_PAGE_FILE before the first request).
+  const benchPageFile = config.benchPageFile;
+  if (benchPageFile) {
+    app.use(
+      '/__bench/static',
+      staticFiles(path.dirname(benchPageFile), {
+        cacheControl: IMMUTABLE,
+        lazy: true,
+        only: (f) => f === BENCH_STATIC,
+      }),
+    );
+  }
+
+  // Anything else is compressed per answer (brotli quality 2 costs half of the default 4 for about
+  // 7 % more bytes): pages rendered for one visitor, the API, and a cached page whose compressed
+  // forms are not ready yet (the page cache compresses its entries once: server/http/page-cache.ts).
+  app.use(
+    compression({
+      threshold: 1024,
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } },
+    }),
   );
 
   app.get('/healthz', (_req, res) => {
@@ -168,13 +189,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     }
   });
 
-  if (opts.devMiddleware) {
-    app.use(opts.devMiddleware);
-  } else {
-    const clientDir = path.resolve('build/client');
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
-  }
+  if (opts.devMiddleware) app.use(opts.devMiddleware);
   app.use('/uploads', uploadsRouter(config));
 
   app.get('/robots.txt', (req, res) => {
@@ -217,20 +232,27 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
   });
 
   // `npm run bench`: the serving limit of pages, an HTML answered from memory at the page cache's
-  // place (same log line, compression, security headers and res.send), without lookup or render.
-  // The file is read at the first request, so the bench can write it from a page it fetched.
-  const benchPageFile = config.benchPageFile;
+  // place, as a cache hit answers (same log line, security headers, compressed forms made once),
+  // without lookup or render. The file is read at the first request, so the bench can write it from
+  // a page it fetched.
   if (benchPageFile) {
-    let page: Buffer | undefined;
-    app.get('/__bench/page', (_req, res) => {
-      page ??= readFileSync(benchPageFile);
-      res.setHeader('Cache-Control', 'no-store');
-      res.type('html').send(page);
+    let page: Promise<StoredPage> | undefined;
+    app.get('/__bench/page', async (req, res) => {
+      page ??= storedPage(readFileSync(benchPageFile), [
+        ['content-type', 'text/html; charset=utf-8'],
+        ['cache-control', 'no-store'],
+      ]);
+      answerFromMemory(req, res, await page);
     });
   }
 
   // Anonymous visitors' pages that say they may be shared come from memory while fresh (ADR 0007).
   if (config.pageCacheMs > 0) {
+    // Visitors whose view of an ad this process has recorded today (counted, or found counted): a
+    // view counts once per visitor per ad per day, so asking the database again would change nothing.
+    // Bounded: emptied when full or when the day changes.
+    const recorded = new Set<string>();
+    let recordedDay = '';
     const pageCache = createPageCache({
       ttlMs: config.pageCacheMs,
       sessionCookie: 'souq.session_token',
@@ -238,8 +260,16 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
         // Cached pages are anonymous visitors' pages of published ads.
         const ad = { id: adId, status: 'published' as const, sellerId: null };
         const visitor = { userId: null, ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' };
-        await recordAdView(services.database.db, ad, visitor).catch((err) =>
-          logger.warn({ err, adId }, 'view of a cached ad page not counted'),
+        const day = new Date().toISOString().slice(0, 10);
+        if (day !== recordedDay || recorded.size >= 100_000) {
+          recorded.clear();
+          recordedDay = day;
+        }
+        const key = `${adId}|${visitor.ip}|${visitor.userAgent}`;
+        if (recorded.has(key)) return;
+        await recordAdView(services.database.db, ad, visitor).then(
+          () => recorded.add(key),
+          (err) => logger.warn({ err, adId }, 'view of a cached ad page not counted'),
         );
       },
     });

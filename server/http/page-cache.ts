@@ -4,17 +4,32 @@
 // Requests carrying a session cookie never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
 // with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
-// cluster are not told of changes). The CSP nonce of the stored HTML is swapped for the fresh one
-// of each response.
+// cluster are not told of changes).
+//
+// An entry is compressed once (brotli and gzip, off the request path) and a hit answers the form
+// the client accepts as it is (ADR 0011). For that its bytes must not change per response: the CSP
+// nonce of the render is taken out of the stored HTML, and cached answers carry a CSP that allows
+// the page's own inline scripts by their SHA-256 hashes instead.
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
-interface Entry {
+/** A page answered from memory: the same bytes for every visitor, compressed once. */
+export interface StoredPage {
   status: number;
   headers: [string, string][];
-  /** The body cut at each `nonce="…"` value: the fresh nonce goes between the parts. */
-  parts: Buffer[];
+  /** The CSP of this body (its inline scripts by hash), or null to keep the response's own. */
+  csp: string | null;
+  /** Content hash of the body; each form's ETag adds its coding. */
+  hash: string;
+  forms: { identity: Buffer; br?: Buffer; gzip?: Buffer };
+  /** The compressed forms are made (until then a hit is compressed per answer, and has no ETag). */
+  ready: boolean;
+}
+
+interface Entry extends StoredPage {
   tags: string[];
   viewOf: number | null;
   expires: number;
@@ -45,29 +60,85 @@ const NOT_STORED = new Set([
   COUNT_VIEW_HEADER,
 ]);
 
-/** `body` cut around every `nonce="<nonce>"` value (the value itself left out). */
-function splitAround(body: Buffer, nonce: Buffer | null): Buffer[] {
-  if (!nonce || nonce.length === 0) return [body];
-  const marker = Buffer.concat([Buffer.from('nonce="'), nonce, Buffer.from('"')]);
+/** `body` without its ` nonce="<nonce>"` attributes. */
+export function withoutNonce(body: Buffer, nonce: string): Buffer {
+  const marker = Buffer.from(` nonce="${nonce}"`);
   const parts: Buffer[] = [];
   let from = 0;
   for (let at = body.indexOf(marker); at !== -1; at = body.indexOf(marker, from)) {
-    parts.push(body.subarray(from, at + 7));
-    from = at + 7 + nonce.length;
+    parts.push(body.subarray(from, at));
+    from = at + marker.length;
   }
+  if (parts.length === 0) return body;
   parts.push(body.subarray(from));
-  return parts;
+  return Buffer.concat(parts);
 }
 
-/** The parts joined with `nonce` between each two (cheaper than decoding and replacing text). */
-function joinAround(parts: Buffer[], nonce: Buffer): Buffer {
-  if (parts.length === 1) return parts[0] as Buffer;
-  const list: Buffer[] = [];
-  parts.forEach((part, i) => {
-    if (i > 0) list.push(nonce);
-    list.push(part);
-  });
-  return Buffer.concat(list);
+/**
+ * CSP sources (`'sha256-…'`) of the inline scripts of an HTML page: the text between `<script …>`
+ * and `</script`, as the browser hashes it (line breaks normalised, NUL replaced as the parser
+ * does). Scripts with `src` are left out: `'self'` allows them.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  const open = /<script\b([^>]*)>/gi;
+  const close = /<\/script/gi;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    close.lastIndex = open.lastIndex;
+    const end = close.exec(html);
+    if (!end) break;
+    const text = html.slice(open.lastIndex, end.index).replace(/\r\n?/g, '\n').replaceAll('\0', '\uFFFD');
+    if (text && !/\ssrc\s*=/i.test(m[1] ?? '')) {
+      hashes.add(`'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
+    }
+    open.lastIndex = end.index;
+  }
+  return [...hashes];
+}
+
+/** Makes the compressed forms of `page` (in libuv's thread pool); a form not smaller is left out. */
+async function compress(page: StoredPage): Promise<void> {
+  const forms = await compressVariants(page.forms.identity, PAGE_BROTLI_QUALITY);
+  if (forms.br) page.forms.br = forms.br;
+  if (forms.gzip) page.forms.gzip = forms.gzip;
+  page.ready = true;
+}
+
+/** A page answered from memory, its compressed forms made before it resolves (`npm run bench`). */
+export async function storedPage(body: Buffer, headers: [string, string][]): Promise<StoredPage> {
+  const page: StoredPage = {
+    status: 200,
+    headers,
+    csp: null,
+    hash: hashOf(body),
+    forms: { identity: body },
+    ready: false,
+  };
+  await compress(page);
+  return page;
+}
+
+const hashOf = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 27);
+const ETAG_SUFFIX: Record<Coding, string> = { identity: '', br: '-br', gzip: '-gz' };
+
+/**
+ * Answers `page` in the coding the client accepts, with its length and a strong ETag per form (a
+ * matching If-None-Match gets a 304). The compression middleware leaves an encoded answer alone.
+ */
+export function answerFromMemory(req: Request, res: Response, page: StoredPage): void {
+  const coding = chooseCoding(req.get('accept-encoding'), page.forms);
+  const body = page.forms[coding] ?? page.forms.identity;
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  if (page.csp) res.setHeader('Content-Security-Policy', page.csp);
+  res.vary('Accept-Encoding');
+  if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
+  res.status(page.status);
+  if (page.ready) {
+    res.setHeader('ETag', `"${page.hash}${ETAG_SUFFIX[coding]}"`);
+    if (req.fresh) return void res.status(304).end();
+  }
+  res.setHeader('Content-Length', String(body.length));
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 export function createPageCache(options: PageCacheOptions) {
@@ -126,10 +197,9 @@ export function createPageCache(options: PageCacheOptions) {
       stats.hits++;
       entries.delete(key);
       entries.set(key, hit);
-      for (const [name, value] of hit.headers) res.setHeader(name, value);
       res.setHeader('X-Page-Cache', 'hit');
       if (hit.viewOf !== null) await options.countView?.(hit.viewOf, req);
-      res.status(hit.status).send(joinAround(hit.parts, Buffer.from(nonce ?? '')));
+      answerFromMemory(req, res, hit);
       return;
     }
     if (hit) drop(key);
@@ -191,13 +261,35 @@ export function createPageCache(options: PageCacheOptions) {
           if (value === undefined || NOT_STORED.has(name)) continue;
           headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
         }
-        store(key, {
+        const rendered = Buffer.concat(chunks);
+        const body = nonce ? withoutNonce(rendered, nonce) : rendered;
+        // The render's CSP with its nonce replaced by the hashes of the page's inline scripts; a
+        // CSP without that nonce (development) stays the fresh one of each response.
+        const renderedCsp = String(res.getHeader('content-security-policy') ?? '');
+        const nonceSource = ` 'nonce-${nonce}'`;
+        const csp =
+          nonce && renderedCsp.includes(nonceSource)
+            ? renderedCsp.replace(
+                nonceSource,
+                inlineScriptHashes(body.toString('utf8'))
+                  .map((h) => ` ${h}`)
+                  .join(''),
+              )
+            : null;
+        const entry: Entry = {
           status: res.statusCode,
           headers,
-          parts: splitAround(Buffer.concat(chunks), nonce ? Buffer.from(nonce) : null),
+          csp,
+          hash: hashOf(body),
+          forms: { identity: body },
+          ready: false,
           tags: tags ?? [],
           viewOf,
           expires: Date.now() + ttlMs,
+        };
+        store(key, entry);
+        compress(entry).catch(() => {
+          // Left uncompressed: hits are compressed per answer, as without forms.
         });
       }
       return end(chunk, ...rest);

@@ -156,3 +156,30 @@ test('a newer build turns the next navigation into a full page load', async ({ p
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   expect(await marker()).toBe(false);
 });
+
+test('a page from the page cache runs its inline scripts under a CSP of hashes, without violations', async ({
+  browser,
+}) => {
+  // The first visit may render the page (or find it cached by an earlier test); the second is a hit.
+  for (const visit of ['first', 'second']) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const list: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = list;
+      document.addEventListener('securitypolicyviolation', (e) => list.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const res = await page.goto('/en/faq');
+    await page.waitForLoadState('networkidle');
+    if (visit === 'second') {
+      expect(res?.headers()['x-page-cache']).toBe('hit');
+      expect(res?.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+    }
+    // React Router's context is set by an inline script: blocked, it would be missing.
+    expect(
+      await page.evaluate(() => typeof (window as unknown as { __reactRouterContext?: unknown }).__reactRouterContext),
+    ).toBe('object');
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    await context.close();
+  }
+});
