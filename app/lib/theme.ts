@@ -44,6 +44,9 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-anchor': 'var(--mantine-color-brand-8)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
+    // Light yellow badges and alerts (an ad in review, a change waiting): Mantine's yellow text is
+    // 2:1 on its light background; a dark amber is over 4.5:1.
+    '--mantine-color-yellow-light-color': '#7a4f00',
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',

@@ -126,6 +126,8 @@ test('post with two photos → approve → visible in both languages → edit �
     id,
   );
   db.close();
+  // The page offers a repost only once it is possible: read again after the week has passed.
+  await page.reload();
   await page.getByRole('link', { name: 'Repost to the top' }).click();
   await expect(page.getByRole('heading', { name: 'Bump your ad to the top' })).toBeVisible();
   await expect(page.getByText('once every 7 days')).toBeVisible();

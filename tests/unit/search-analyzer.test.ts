@@ -1,6 +1,6 @@
 // The forms search matches a word on (server/domain/search/analyzer.ts), after the normaliser.
 import { describe, expect, it } from 'vitest';
-import { joinSplitWords, queryWords, stem } from '../../server/domain/search/analyzer.ts';
+import { joinSplitWords, queryWords, stem, textTerms } from '../../server/domain/search/analyzer.ts';
 import { normalizeText, searchTerms } from '../../server/domain/search/normalize.ts';
 
 /** The stem of a word as typed (normalised first, as index and query both do). */
@@ -63,6 +63,19 @@ describe('search analyzer', () => {
     expect(queryWords(searchTerms('شقة في طرابلس'))).toEqual(['شقه', 'طرابلس']);
     expect(queryWords(searchTerms('apartment in the centre'))).toEqual(['apartment', 'centre']);
     expect(queryWords(searchTerms('في'))).toEqual(['في']);
+  });
+
+  it('reads the names of object properties as words', () => {
+    for (const word of ['constructor', '__proto__', 'tostring', 'hasownproperty', 'valueof']) {
+      expect(typeof stem(word), word).toBe('string');
+      expect(
+        textTerms([word])
+          .flat()
+          .every((f) => typeof f === 'string'),
+        word,
+      ).toBe(true);
+    }
+    expect(joinSplitWords(['constructor', 'x'])).toEqual(['constructor', 'x']);
   });
 
   it('keeps numbers, codes and mixed words as they are', () => {

@@ -14,78 +14,85 @@
 //   (لاب توب → لابتوب).
 
 /** Broken plurals (normalised) of the catalogue's words, to their singular (normalised). */
-const BROKEN_PLURALS: Readonly<Record<string, string>> = {
-  شقق: 'شقه',
-  فلل: 'فيلا',
-  فلات: 'فيلا',
-  اراضي: 'ارض',
-  اراض: 'ارض',
-  منازل: 'منزل',
-  بيوت: 'بيت',
-  محلات: 'محل',
-  مزارع: 'مزرعه',
-  مكاتب: 'مكتب',
-  غرف: 'غرفه',
-  هواتف: 'هاتف',
-  اجهزه: 'جهاز',
-  وظائف: 'وظيفه',
-  عطور: 'عطر',
-  قطط: 'قطه',
-  كلاب: 'كلب',
-  طيور: 'طير',
-  خيول: 'خيل',
-  اسماك: 'سمك',
-  كتب: 'كتاب',
-  قوارب: 'قارب',
-  حقائب: 'حقيبه',
-  احذيه: 'حذاء',
-  ملابس: 'لباس',
-  العاب: 'لعبه',
-  ادوات: 'اداه',
-  قطع: 'قطعه',
-  دروس: 'درس',
-  سيارات: 'سياره',
-};
+// Maps, not objects: a word such as "constructor" must not find Object.prototype's.
+const BROKEN_PLURALS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    شقق: 'شقه',
+    فلل: 'فيلا',
+    فلات: 'فيلا',
+    اراضي: 'ارض',
+    اراض: 'ارض',
+    منازل: 'منزل',
+    بيوت: 'بيت',
+    محلات: 'محل',
+    مزارع: 'مزرعه',
+    مكاتب: 'مكتب',
+    غرف: 'غرفه',
+    هواتف: 'هاتف',
+    اجهزه: 'جهاز',
+    وظائف: 'وظيفه',
+    عطور: 'عطر',
+    قطط: 'قطه',
+    كلاب: 'كلب',
+    طيور: 'طير',
+    خيول: 'خيل',
+    اسماك: 'سمك',
+    كتب: 'كتاب',
+    قوارب: 'قارب',
+    حقائب: 'حقيبه',
+    احذيه: 'حذاء',
+    ملابس: 'لباس',
+    العاب: 'لعبه',
+    ادوات: 'اداه',
+    قطع: 'قطعه',
+    دروس: 'درس',
+    سيارات: 'سياره',
+  }),
+);
 
 /**
  * One spelling for words written several ways (normalised), and the Libyan word for a thing to the
  * word the catalogue uses. Brand names people write in Arabic letters map to the catalogue's own
  * Arabic label, which every ad under that brand carries.
  */
-const SPELLINGS: Readonly<Record<string, string>> = {
-  مارسيدس: 'مرسيدس',
-  مرسيدس: 'مرسيدس',
-  هونداي: 'هيونداي',
-  هيونداي: 'هيونداي',
-  ايفون: 'ايفون',
-  ابل: 'ابل',
-  جالاكسي: 'جالكسي',
-  سامسونغ: 'سامسونج',
-  شيفروليت: 'شيفروليه',
-  شفر: 'شيفروليه',
-  حوش: 'منزل',
-  موبايل: 'هاتف',
-  موبايلات: 'هاتف',
-  جوال: 'هاتف',
-  تلفون: 'هاتف',
-  تليفون: 'هاتف',
-  بسكليته: 'دراجه',
-  بلاستيشن: 'بلايستيشن',
-  mobile: 'phone',
-  cellphone: 'phone',
-  notebook: 'laptop',
-  merc: 'mercedes',
-  benz: 'mercedes',
-};
+const SPELLINGS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    مارسيدس: 'مرسيدس',
+    مرسيدس: 'مرسيدس',
+    هونداي: 'هيونداي',
+    هيونداي: 'هيونداي',
+    ايفون: 'ايفون',
+    ابل: 'ابل',
+    جالاكسي: 'جالكسي',
+    سامسونغ: 'سامسونج',
+    شيفروليت: 'شيفروليه',
+    شفر: 'شيفروليه',
+    حوش: 'منزل',
+    موبايل: 'هاتف',
+    موبايلات: 'هاتف',
+    جوال: 'هاتف',
+    تلفون: 'هاتف',
+    تليفون: 'هاتف',
+    بسكليته: 'دراجه',
+    بلاستيشن: 'بلايستيشن',
+    mobile: 'phone',
+    cellphone: 'phone',
+    notebook: 'laptop',
+    merc: 'mercedes',
+    benz: 'mercedes',
+  }),
+);
 
 /** Two-word spellings of one word (normalised words joined by a space), to that word. */
-const JOINED: Readonly<Record<string, string>> = {
-  'لاب توب': 'لابتوب',
-  'لابت وب': 'لابتوب',
-  'بلاي ستيشن': 'بلايستيشن',
-  'play station': 'playstation',
-  'i phone': 'iphone',
-};
+const JOINED: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'لاب توب': 'لابتوب',
+    'لابت وب': 'لابتوب',
+    'بلاي ستيشن': 'بلايستيشن',
+    'play station': 'playstation',
+    'i phone': 'iphone',
+  }),
+);
 
 /** Words a query can leave out: they say how, not what (kept when they are all it has). */
 const STOP_WORDS = new Set([
@@ -144,7 +151,7 @@ function latinStem(word: string): string {
 }
 
 /** A normalised word as it is spelled most often (SPELLINGS), or itself. */
-export const canonicalSpelling = (word: string): string => SPELLINGS[word] ?? word;
+export const canonicalSpelling = (word: string): string => SPELLINGS.get(word) ?? word;
 
 /**
  * The stem of a normalised word: what it matches on besides itself. Broken plurals and other
@@ -152,12 +159,12 @@ export const canonicalSpelling = (word: string): string => SPELLINGS[word] ?? wo
  */
 export function stem(word: string): string {
   const w = canonicalSpelling(word);
-  const singular = BROKEN_PLURALS[w];
+  const singular = BROKEN_PLURALS.get(w);
   if (singular !== undefined) return arabicStem(singular);
   if (ARABIC_LETTERS.test(w)) {
     // A word that starts with the article or a fused preposition may be a broken plural behind it.
     for (const p of ARABIC_PREFIXES) {
-      const rest = w.startsWith(p) ? BROKEN_PLURALS[w.slice(p.length)] : undefined;
+      const rest = w.startsWith(p) ? BROKEN_PLURALS.get(w.slice(p.length)) : undefined;
       if (rest !== undefined) return arabicStem(rest);
     }
     return arabicStem(w);
@@ -170,7 +177,7 @@ export function joinSplitWords(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const pair = `${words[i]} ${words[i + 1]}`;
-    const joined = i + 1 < words.length ? JOINED[pair] : undefined;
+    const joined = i + 1 < words.length ? JOINED.get(pair) : undefined;
     if (joined !== undefined) {
       out.push(joined);
       i++;
