@@ -11,7 +11,7 @@ import {
   type SearchSort,
 } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../db/index.ts';
-import { adTexts, type TextCandidates, textCandidates, textScores } from '../../db/text-search.ts';
+import { adTexts, RANK_CAP, type TextCandidates, textCandidates, textScores } from '../../db/text-search.ts';
 import {
   type AdIndex,
   type AttributeTest,
@@ -273,7 +273,10 @@ class SearchEngine {
     const terms = textTerms(words, vocabularyOf(await this.catalogue()));
     const { ids, exact } = await this.textCache.candidates(terms, () => this.index());
     const { db, dialect } = this.handle;
-    const scores = relevance && exact && ids.length > 0 ? await textScores(db, dialect, terms, TEXT_MATCH_CAP) : null;
+    // Scores for at most RANK_CAP matches (ranking more costs milliseconds a query); beyond, the
+    // categories the query names and freshness order them (see SortKey).
+    const scored = relevance && ids.length > 0 && ids.length <= RANK_CAP;
+    const scores = scored ? await textScores(db, dialect, terms, RANK_CAP) : null;
     return { ids, exact, scores, terms };
   }
 
