@@ -59,7 +59,7 @@ test('on a phone, two filters become two chips and a count; one is removed, then
   await expect(page.getByTestId('filters-count')).toHaveCount(0);
 });
 
-test('a long facet row folds behind "show more" and narrows as one types Arabic', async ({ page }) => {
+test('long lists fold behind "show more" and narrow as one types Arabic', async ({ page }) => {
   const tag = `zf${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const cities = [
     'tripoli',
@@ -98,5 +98,24 @@ test('a long facet row folds behind "show more" and narrows as one types Arabic'
   await expectAccessible(page);
   await open(page, `/en/posts?q=${tag}`);
   await page.getByText('Show more (2)').click();
+  await expectAccessible(page);
+
+  // An attribute's long list of options in the filters panel narrows the same way; a choice made
+  // from it applies.
+  await open(page, `/motors/cars?q=${tag}`);
+  const panel = page.getByRole('complementary');
+  const colours = panel.getByRole('group', { name: 'اللون' });
+  // Every checkbox is in the form, eight in view.
+  await expect(colours.locator('input[type="checkbox"]')).toHaveCount(13);
+  await expect(colours.getByRole('checkbox')).toHaveCount(8);
+  await expect(colours.getByRole('checkbox', { name: 'ذهبي' })).toBeHidden();
+  // An alef maqsura for the yaa: ذهبي, folded until then.
+  await colours.getByRole('searchbox', { name: 'ابحث في اللون' }).fill('ذهبى');
+  await expect(colours.getByRole('checkbox', { name: 'ذهبي' })).toBeVisible();
+  await expect(colours.getByRole('checkbox', { name: 'أبيض' })).toBeHidden();
+  await colours.getByRole('checkbox', { name: 'ذهبي' }).check();
+  await panel.getByRole('button', { name: 'اعرض النتائج' }).click();
+  await expect(page).toHaveURL(/f\.colour=gold/);
+  await expect(page.getByRole('link', { name: 'إزالة المرشح: ذهبي' })).toBeVisible();
   await expectAccessible(page);
 });

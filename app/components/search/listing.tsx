@@ -24,7 +24,7 @@ import {
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
 import { AppliedFilters, useAppliedFilters } from './applied-filters.tsx';
-import { FacetList } from './facet-list.tsx';
+import { FacetList, NoMatch, OPTIONS_SHOWN, OptionSearchBox, ShowMore, useOptionSearch } from './facet-list.tsx';
 import classes from './search.module.css';
 
 /** The listing's own URL for a query (and page): category pages keep their category in the path. */
@@ -218,10 +218,12 @@ function Facets({ listing }: { listing: Listing }) {
     <div className={classes.facetRows}>
       <FacetList
         label={t('facets.categories')}
+        searchLabel={t('find.categories')}
         items={facets.categories.map((f) => ({ ...f, href: categoryLink(f.slug) }))}
       />
       <FacetList
         label={t(query.city ? 'facets.areas' : 'facets.cities')}
+        searchLabel={t(query.city ? 'find.areas' : 'find.cities')}
         tone="light"
         items={places.map((f) => {
           const active = query.city ? query.area === f.slug : false;
@@ -428,28 +430,41 @@ const LIVE_COUNT_DELAY = 300;
 function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribute; query: SearchQuery; id: string }) {
   const { t } = useT('search');
   const { locale, name } = useLocale();
+  const search = useOptionSearch();
   const f = query.attributes[a.key];
   const unit = locale === 'ar' ? a.unit_ar : a.unit_en;
   const label = unit ? `${name(a)} (${unit})` : name(a);
   if (a.type === 'select' || a.type === 'multiselect') {
     const chosen = f?.kind === 'options' ? f.options : [];
+    // A long list: the first options (and those chosen), the rest behind "show more"; typing
+    // narrows it. Every checkbox stays in the form, shown or not.
+    const long = a.options.length > OPTIONS_SHOWN;
+    const shown = a.options.filter((o, i) => !long || i < OPTIONS_SHOWN || chosen.includes(o.value));
+    const rest = a.options.filter((o) => !shown.includes(o));
+    const matching = a.options.filter((o) => !search.searching || search.matches(o.ar, o.en));
+    const option = (o: FilterAttribute['options'][number]) => (
+      <label key={o.value} className={classes.check} hidden={!matching.includes(o)}>
+        <input
+          id={`${id}-${o.value}`}
+          type="checkbox"
+          name={`f.${a.key}`}
+          value={o.value}
+          defaultChecked={chosen.includes(o.value)}
+        />
+        {locale === 'ar' ? o.ar : o.en}
+      </label>
+    );
     return (
       <fieldset className={classes.field} id={id}>
         <legend className={classes.label}>{label}</legend>
-        <div className={classes.options}>
-          {a.options.map((o) => (
-            <label key={o.value} className={classes.check}>
-              <input
-                id={`${id}-${o.value}`}
-                type="checkbox"
-                name={`f.${a.key}`}
-                value={o.value}
-                defaultChecked={chosen.includes(o.value)}
-              />
-              {locale === 'ar' ? o.ar : o.en}
-            </label>
-          ))}
-        </div>
+        {long ? <OptionSearchBox search={search} label={t('find.options', { name: name(a) })} /> : null}
+        <div className={classes.options}>{shown.map(option)}</div>
+        {rest.length > 0 ? (
+          <ShowMore count={rest.length} open={search.searching}>
+            <div className={classes.options}>{rest.map(option)}</div>
+          </ShowMore>
+        ) : null}
+        {matching.length === 0 ? <NoMatch /> : null}
       </fieldset>
     );
   }
