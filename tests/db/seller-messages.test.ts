@@ -52,7 +52,12 @@ describe.each(dialects)('messages to sellers on %s', (dialect) => {
   const adUrl = (id: number) => (locale: string) => `https://souq.example${locale === 'en' ? '/en' : ''}/ad-${id}`;
   /** The mails enqueued to `to`, newest last. */
   const mailsTo = async (to: string): Promise<MailPayload[]> => {
-    const rows = await t.db.selectFrom('jobs').select('payload').where('name', '=', 'send-mail').orderBy('id').execute();
+    const rows = await t.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', 'send-mail')
+      .orderBy('id')
+      .execute();
     return rows
       .map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as MailPayload)
       .filter((p) => p.message.to === to);
@@ -111,7 +116,11 @@ describe.each(dialects)('messages to sellers on %s', (dialect) => {
     await t.db.updateTable('ads').set({ status: 'sold' }).where('id', '=', ad.id).execute();
     await expect(send(buyer.id, MESSAGE)).rejects.toThrow(NotFound);
     await t.db.updateTable('ads').set({ status: 'published' }).where('id', '=', ad.id).execute();
-    await t.db.updateTable('users').set({ banned_at: new Date() } as never).where('id', '=', seller.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ banned_at: new Date() } as never)
+      .where('id', '=', seller.id)
+      .execute();
     await expect(send(buyer.id, MESSAGE)).rejects.toThrow(NotFound);
     await t.db.updateTable('users').set({ banned_at: null }).where('id', '=', seller.id).execute();
     await t.db.updateTable('users').set({ email_verified: false }).where('id', '=', seller.id).execute();

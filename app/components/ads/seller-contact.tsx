@@ -36,6 +36,7 @@ function Action(props: {
   title?: string;
   color?: string;
   variant?: string;
+  className?: string;
   /** A post of this intent to the page's action; else a link to `href`. */
   intent?: 'reveal-phone' | 'whatsapp';
   href?: string;
@@ -47,7 +48,7 @@ function Action(props: {
     radius: 'xl',
     size: props.size === 'bar' ? 'md' : 'lg',
     fullWidth: true,
-    className: classes.action,
+    className: props.className ? `${classes.action} ${props.className}` : classes.action,
     'aria-label': props.title,
   } as const;
   if (props.intent) {
@@ -113,7 +114,8 @@ function Actions({ contact, signedIn, loginHref, revealed, size }: ContactProps 
         size={size}
         icon={<IconBrandWhatsapp aria-hidden size={20} />}
         color="green"
-        variant={bar ? 'filled' : 'outline'}
+        variant="outline"
+        className={classes.whatsapp}
         {...(signedIn
           ? { intent: 'whatsapp' as const, label: t('page.whatsapp') }
           : {
@@ -139,10 +141,19 @@ function Actions({ contact, signedIn, loginHref, revealed, size }: ContactProps 
     );
   }
   if (actions.length === 0) return null;
-  return bar ? <div className={classes.barActions}>{actions}</div> : <Stack gap="xs">{actions}</Stack>;
+  return bar ? (
+    <div className={classes.barActions}>{actions}</div>
+  ) : (
+    <Stack gap="xs" className={classes.column}>
+      {actions}
+    </Stack>
+  );
 }
 
-/** The seller's column: calls, WhatsApp, and for a visitor the sign-in link to write. */
+/**
+ * The seller's column: calls, WhatsApp, and for a visitor the sign-in link to write. On phones the
+ * bar holds them instead (one set of buttons on any screen).
+ */
 export function ContactActions(props: ContactProps) {
   const { t } = useT('ads');
   const { contact } = props;
