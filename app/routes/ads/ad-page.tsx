@@ -141,10 +141,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
   }
   if (intent === 'message') {
-    return formAction(form, sellerMessageSchema, async (value, reply) => {
-      await messageSeller(db(context), { adId: ad.id, buyerId: user.id, adUrl }, value);
-      return { result: reply.cleared(), formError: undefined, messaged: true };
-    });
+    return formAction(
+      form,
+      sellerMessageSchema,
+      async (value, reply) => {
+        await messageSeller(db(context), { adId: ad.id, buyerId: user.id, adUrl }, value);
+        return { result: reply.cleared(), formError: undefined, messaged: true };
+      },
+      { extra: { form: 'message' as const } },
+    );
   }
   if (intent === 'report') {
     return formAction(
@@ -319,7 +324,11 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             {contactable ? <ContactActions {...contact} /> : null}
             {contactable && ad.contact.message && loaderData.signedIn ? (
               <MessageSellerForm
-                result={actionData && 'messaged' in actionData ? actionData.result : undefined}
+                result={
+                  actionData?.result && 'form' in actionData.result && actionData.result.form === 'message'
+                    ? actionData.result
+                    : undefined
+                }
                 sent={messaged}
               />
             ) : null}
@@ -334,7 +343,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                   ) : null}
                   {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
                     <Alert color="yellow" role="status">
-                      {t('page.owner-no-contact')}
+                      {t(ad.contact.message ? 'page.owner-message-only' : 'page.owner-no-contact')}
                     </Alert>
                   ) : null}
                   <OwnerAdActions
