@@ -118,6 +118,15 @@ test('the gallery opens dark and full screen, swipes, and gives focus back @phon
     await expect(counter).toHaveText(prefix ? '1 / 3' : '١ / ٣');
     await swipe(page, start, end);
     await expect(counter).toHaveText(prefix ? '2 / 3' : '٢ / ٣');
+    // A double tap zooms into the photo, a second one zooms back out.
+    const photo = dialog.getByRole('img', { name: prefix ? 'Photo 2' : 'الصورة 2' });
+    const stage = await dialog.locator('section').boundingBox();
+    const centre = { x: (stage?.x ?? 0) + (stage?.width ?? 0) / 2, y: (stage?.y ?? 0) + (stage?.height ?? 0) / 2 };
+    await page.touchscreen.tap(centre.x, centre.y);
+    await page.touchscreen.tap(centre.x, centre.y);
+    await expect(photo).toHaveAttribute('style', /scale\(2\.5\)/);
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect(photo).not.toHaveAttribute('style', /scale/);
     await dialog.getByRole('button', { name: next }).tap();
     await expect(counter).toHaveText(prefix ? '3 / 3' : '٣ / ٣');
     await page.keyboard.press(prefix ? 'ArrowLeft' : 'ArrowRight');

@@ -190,9 +190,12 @@ function Viewer({
   } | null>(null);
   const lastTap = useRef<{ time: number; x: number; y: number } | null>(null);
 
+  /** When a double tap last zoomed: the browser's own dblclick that may follow it is not a second one. */
+  const lastToggle = useRef(0);
   const toggleZoomAt = (clientX: number, clientY: number) => {
     const box = stage.current?.getBoundingClientRect();
     if (!box) return;
+    lastToggle.current = Date.now();
     setZoom((z) => {
       if (z.scale > 1) return NO_ZOOM;
       // Keep the tapped point where it is.
@@ -299,8 +302,9 @@ function Viewer({
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
         onDoubleClick={(e) => {
-          // A mouse's double click (touch double taps are read from the pointers).
-          if (lastTap.current === null) toggleZoomAt(e.clientX, e.clientY);
+          // Double taps are read from the pointers; a dblclick they did not already handle (a
+          // browser that reports only this) zooms too.
+          if (Date.now() - lastToggle.current > 500) toggleZoomAt(e.clientX, e.clientY);
         }}
       >
         <div
