@@ -60,8 +60,12 @@ describe('messages to sellers', () => {
     // Only that one: the refused posts mailed nothing (the other mail is registration's).
     expect(readMails(mailDir).filter((m) => m.to === seller.email && /to message/.test(m.subject))).toHaveLength(1);
 
-    // The seller cannot write to themselves.
+    // The seller cannot write to themselves, and their page has no contact bar (a buyer's has).
     expect((await owner.post(ad.url, { intent: 'message', message: WORDS })).status).toBe(404);
+    expect(visitorPage).toContain('data-contact-bar');
+    const own = await (await owner.get(ad.url)).text();
+    expect(own).not.toContain('data-contact-bar');
+    expect(own).not.toContain('name="intent" value="message"');
   });
 
   it('limits a member to 10 messages an hour', async () => {
