@@ -3,10 +3,9 @@
 // names the buyer and carries no Reply-To, and the buyer never learns the seller's address.
 import { isLocale, type Locale } from '../../../app/i18n/config.ts';
 import { type SellerMessageInput, sellerMessageSchema } from '../../../app/lib/validation/ads.ts';
-import { isPlaceholderEmail } from '../../auth/placeholder-email.ts';
+import { receivesMail } from '../../auth/placeholder-email.ts';
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { toBool } from '../../db/values.ts';
 import { enqueue } from '../../jobs/registry.ts';
 import { mailJob } from '../../mail/outbox.ts';
 import { sellerMessageMail } from '../../mail/templates.ts';
@@ -15,13 +14,6 @@ import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts';
 
 /** Messages a member may send to sellers per hour (all ads together). */
 export const SELLER_MESSAGE_LIMIT: RateLimitRule = { name: 'seller-message', limit: 10, windowSeconds: 60 * 60 };
-
-/**
- * Whether mail reaches a member: a confirmed address of their own (phone sign-ups carry a
- * placeholder address of ours that no one reads).
- */
-export const receivesMail = (email: string | null | undefined, verified: unknown): email is string =>
-  !!email && toBool(verified) && !isPlaceholderEmail(email);
 
 /**
  * Relays a buyer's message to the seller of a published ad. NotFound when the ad is not published,

@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { sql } from 'kysely';
+import { receivesMail } from '../../auth/placeholder-email.ts';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
-
 import { type AdImageUrls, adImageUrls } from '../ad-images.ts';
 import {
   type Attribute,
@@ -20,7 +20,6 @@ import { NotFound } from '../errors.ts';
 import { type ApproximateLocation, approximateLocation } from '../geo.ts';
 import { hitRateLimit } from '../rate-limit.ts';
 import { type AdCard, cardsOf, publishedCards } from './cards.ts';
-import { receivesMail } from './messages.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
