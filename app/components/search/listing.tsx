@@ -23,7 +23,10 @@ import {
 } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
+import { CategoryChips } from './category-chips.tsx';
 import classes from './search.module.css';
+import suggest from './suggest.module.css';
+import { SuggestInput } from './suggest-input.tsx';
 
 /** The listing's own URL for a query (and page): category pages keep their category in the path. */
 function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
@@ -80,6 +83,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
         </div>
       </div>
       <SortForm listing={listing} />
+      <CategoryChips listing={listing} />
       <Facets listing={listing} />
       <div className={classes.body}>
         <aside className={classes.side} aria-label={t('filters')}>
@@ -272,7 +276,9 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
         <label className={classes.label} htmlFor={id('q')}>
           {t('fields.q')}
         </label>
-        <input id={id('q')} name="q" type="search" className={classes.input} defaultValue={query.q ?? ''} />
+        <div className={suggest.anchor}>
+          <SuggestInput id={id('q')} className={classes.input} defaultValue={query.q ?? ''} enterKeyHint="search" />
+        </div>
       </div>
       {query.sort !== 'newest' ? <input type="hidden" name="sort" value={query.sort} /> : null}
       {onCategoryPage ? null : query.category ? (
