@@ -355,20 +355,22 @@ export function suggestFrom(
     if (!completes(w, forms, lastStem)) continue;
     consider({ key: w.word, label: w.label, lead: [], first: true, ads: w.ads, catalogue: false });
   }
+  // "لاند كر" → "لاند كروزر", not "لاند لاند كروزر": a phrase whose words before the one completed
+  // are the last words typed continues the text.
+  const continues = (c: Candidate) => c.lead.length > 0 && c.lead.join(' ') === before.slice(-c.lead.length).join(' ');
   const ranked = [...candidates.values()].sort(
     (a, b) =>
+      Number(continues(b)) - Number(continues(a)) ||
       Number(b.first) - Number(a.first) ||
       b.ads - a.ads ||
-      Number(b.catalogue) - Number(a.catalogue) ||
       a.label.length - b.label.length ||
+      Number(b.catalogue) - Number(a.catalogue) ||
       (a.key < b.key ? -1 : 1),
   );
   const seen = new Set(out.map((s) => normalizeText(s.text)));
   for (const c of ranked) {
     if (out.length >= SUGGESTIONS_MAX) break;
-    // "لاند كر" → "لاند كروزر", not "لاند لاند كروزر".
-    const saysLead = c.lead.length > 0 && c.lead.join(' ') === before.slice(-c.lead.length).join(' ');
-    const kept = saysLead ? tokens.slice(0, -1 - c.lead.length) : tokens.slice(0, -1);
+    const kept = continues(c) ? tokens.slice(0, -1 - c.lead.length) : tokens.slice(0, -1);
     const text = cleanText([...kept, c.label].join(' ')) ?? c.label;
     const key = normalizeText(text);
     if (seen.has(key)) continue;
@@ -385,10 +387,24 @@ export function suggestFrom(
   return out;
 }
 
-/** Suggestions for `typed` from a database's catalogue snapshot, ad index and title words. */
+/** When each database's index was last asked to catch up by a suggestion. */
+const caughtUp = new WeakMap<DatabaseHandle, number>();
+/** The counts of suggestions may be this far behind the ads (a catch-up is asked for meanwhile). */
+const CATCH_UP_EVERY_MS = 1000;
+
+/**
+ * Suggestions for `typed` from a database's catalogue snapshot, ad index and title words. The
+ * index answers as it stands; at most once a second a catch-up with the ads written since is
+ * started beside the answer (not waited for), so its counts follow writes on a quiet site too.
+ */
 export async function suggest(handle: DatabaseHandle, typed: string, locale: Locale): Promise<Suggestion[]> {
   if (normalizeText(typed) === '') return [];
   const engine = searchEngine(handle);
+  const now = Date.now();
+  if (now - (caughtUp.get(handle) ?? 0) > CATCH_UP_EVERY_MS) {
+    caughtUp.set(handle, now);
+    engine.index().catch(() => {});
+  }
   const [catalogue, index] = await Promise.all([engine.catalogue(), engine.current()]);
   return suggestFrom(catalogue, index, titleWords(handle), typed, locale);
 }
