@@ -9,7 +9,8 @@
 //
 // It measures, in order:
 // 1. the search service called in this process (server/domain/search/service.ts), one query at a
-//    time: the time of search alone, without HTTP or the ads' cards;
+//    time: the time of search alone, without HTTP or the ads' cards; and the suggestions the same way
+//    (server/domain/search/suggest.ts);
 // 2. with autocannon against the built server (background jobs off): the search API
 //    (`GET /api/posts`) with a rare word, a common word, a prefix, filters only and text + filters
 //    (every answer has its facets); the map endpoint at four zooms when the build has it; pages from
@@ -36,6 +37,7 @@ import { textTerms } from '../server/domain/search/analyzer.ts';
 import { searchTerms } from '../server/domain/search/normalize.ts';
 import { measureRelevance } from '../server/domain/search/quality/evaluate.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
+import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
 import { type BenchDatabase, prepareBenchDatabase } from './lib/bench-database.ts';
@@ -269,6 +271,27 @@ async function inspectDatabase(db: BenchDatabase) {
             matches: `${last.total}${last.exact ? '' : '+'}`,
           });
         }
+      }
+      // Suggestions in this process: the answer alone, from memory once the title words are counted.
+      await titleWordsReady(handle);
+      for (const p of suggestPrefixes) {
+        const times: number[] = [];
+        let last = await suggest(handle, p.q, p.locale);
+        const cpu = process.cpuUsage();
+        const until = performance.now() + Math.min(duration, 2) * 1000;
+        while (performance.now() < until && times.length < 2000) {
+          const t = performance.now();
+          last = await suggest(handle, p.q, p.locale);
+          times.push(performance.now() - t);
+        }
+        rows.push({
+          key: `suggest-${p.q}`,
+          name: `suggest: ${p.q} (${p.locale})`,
+          runs: times.length,
+          ...summarise(times),
+          cpu_ms: Math.round((cpu2ms(process.cpuUsage(cpu)) / times.length) * 100) / 100,
+          matches: String(last.length),
+        });
       }
       service = { index_ms, rows };
     }
@@ -682,7 +705,8 @@ if (facts.service) {
   console.log(
     `\nSearch service in this process, one query at a time (no HTTP, no cards); index built in ${n(facts.service.index_ms)} ms.\n` +
       "A repeated text query takes its candidates from the engine's cache (as the server rows do after their first\n" +
-      'request); "text afresh" empties that cache before each call, so the text index is read every time.\n',
+      'request); "text afresh" empties that cache before each call, so the text index is read every time.\n' +
+      'The "suggest:" rows time the suggestions alone (their matches: suggestions answered).\n',
   );
   printTable<ServiceRow>(
     [

@@ -54,6 +54,10 @@ interface Word {
 
 interface Phrase {
   words: Word[];
+  /** Its normalised words, joined by spaces. */
+  key: string;
+  /** By word index, the normalised words before it, joined by spaces. */
+  leads: string[];
   /** As shown (the catalogue's own spelling). */
   label: string;
 }
@@ -87,7 +91,14 @@ function vocabularyOf(catalogue: CatalogueSnapshot): Vocabulary {
   const add = (label: string) => {
     const words = wordsOf(label);
     const key = words.map((w) => w.word).join(' ');
-    if (key !== '' && !phrases.has(key)) phrases.set(key, { words, label: label.trim() });
+    if (key === '' || phrases.has(key)) return;
+    const leads = words.map((_, i) =>
+      words
+        .slice(0, i)
+        .map((w) => w.word)
+        .join(' '),
+    );
+    phrases.set(key, { words, key, leads, label: label.trim() });
   };
   const categories: CategoryEntry[] = [];
   for (const c of catalogue.categoryById.values()) {
@@ -322,46 +333,54 @@ export function suggestFrom(
     });
   }
 
-  // Completions: catalogue phrases and title words that a word of which the last word starts.
+  // Completions: catalogue phrases and title words with a word the last word completes.
   interface Candidate {
     key: string;
     label: string;
-    /** The phrase's words before the one completed (dropped from the text typed when it says them). */
-    lead: string[];
-    first: boolean;
+    /** How many of the phrase's words come before the one completed. */
+    lead: number;
+    /** Those words are the last words typed before it ("لاند كر" → "لاند كروزر"): they are not repeated. */
+    continues: boolean;
     ads: number;
     catalogue: boolean;
   }
   const candidates = new Map<string, Candidate>();
   const consider = (c: Candidate) => {
     const had = candidates.get(c.key);
-    if (!had || (c.catalogue && !had.catalogue))
-      candidates.set(c.key, had ? { ...c, ads: Math.max(c.ads, had.ads) } : c);
+    if (!had) candidates.set(c.key, c);
+    else if (c.catalogue && !had.catalogue) candidates.set(c.key, { ...c, ads: Math.max(c.ads, had.ads) });
   };
+  const typedBeforeKey = before.join(' ');
   for (const p of vocabulary.phrases) {
-    const at = p.words.findIndex((w) => completes(w, forms, lastStem));
+    const { words } = p;
+    let at = -1;
+    for (let i = 0; i < words.length; i++) {
+      if (completes(words[i] as Word, forms, lastStem)) {
+        at = i;
+        break;
+      }
+    }
     if (at < 0) continue;
-    const key = p.words.map((w) => w.word).join(' ');
+    const lead = at === 0 ? '' : (p.leads[at] as string);
     consider({
-      key,
+      key: p.key,
       label: p.label,
-      lead: p.words.slice(0, at).map((w) => w.word),
-      first: at === 0,
-      ads: titles?.ads(p.words[at]?.word ?? '') ?? 0,
+      lead: at,
+      continues: at > 0 && (typedBeforeKey === lead || typedBeforeKey.endsWith(` ${lead}`)),
+      ads: titles?.ads((words[at] as Word).word) ?? 0,
       catalogue: true,
     });
   }
   for (const w of titles?.words ?? []) {
     if (!completes(w, forms, lastStem)) continue;
-    consider({ key: w.word, label: w.label, lead: [], first: true, ads: w.ads, catalogue: false });
+    consider({ key: w.word, label: w.label, lead: 0, continues: false, ads: w.ads, catalogue: false });
   }
-  // "لاند كر" → "لاند كروزر", not "لاند لاند كروزر": a phrase whose words before the one completed
-  // are the last words typed continues the text.
-  const continues = (c: Candidate) => c.lead.length > 0 && c.lead.join(' ') === before.slice(-c.lead.length).join(' ');
+  // A phrase that continues the words typed first, then one whose first word is completed, then the
+  // words most titles use, the shortest, the catalogue's.
   const ranked = [...candidates.values()].sort(
     (a, b) =>
-      Number(continues(b)) - Number(continues(a)) ||
-      Number(b.first) - Number(a.first) ||
+      Number(b.continues) - Number(a.continues) ||
+      Number(b.lead === 0) - Number(a.lead === 0) ||
       b.ads - a.ads ||
       a.label.length - b.label.length ||
       Number(b.catalogue) - Number(a.catalogue) ||
@@ -370,7 +389,7 @@ export function suggestFrom(
   const seen = new Set(out.map((s) => normalizeText(s.text)));
   for (const c of ranked) {
     if (out.length >= SUGGESTIONS_MAX) break;
-    const kept = continues(c) ? tokens.slice(0, -1 - c.lead.length) : tokens.slice(0, -1);
+    const kept = c.continues ? tokens.slice(0, -1 - c.lead) : tokens.slice(0, -1);
     const text = cleanText([...kept, c.label].join(' ')) ?? c.label;
     const key = normalizeText(text);
     if (seen.has(key)) continue;
