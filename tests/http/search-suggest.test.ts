@@ -4,16 +4,8 @@
 // the answer cacheable; `named_categories` in GET /api/posts.
 import { describe, expect, inject, it } from 'vitest';
 import enValidation from '../../app/i18n/locales/en/validation.json' with { type: 'json' };
+import type { Suggestion } from '../../server/domain/search/suggest.ts';
 import { browser } from '../support/http-browser.ts';
-
-interface Suggestion {
-  kind: 'category' | 'query';
-  label: string;
-  context: string | null;
-  count: number | null;
-  text: string;
-  href: string;
-}
 
 const suggest = async (q: string, locale?: string) => {
   const params = new URLSearchParams({ q, ...(locale ? { locale } : {}) });

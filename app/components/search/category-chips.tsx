@@ -7,6 +7,7 @@ import { numberFormat } from '~/lib/intl.ts';
 import { searchString } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { Listing } from '~/routes/search/listing.server.ts';
+import facets from './search.module.css';
 import classes from './suggest.module.css';
 
 export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'namedCategories'> }) {
@@ -18,7 +19,7 @@ export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'n
   const Arrow = locale === 'ar' ? IconChevronLeft : IconChevronRight;
   return (
     <nav aria-label={t('named.label')}>
-      <ul className={classes.chips}>
+      <ul className={facets.facets}>
         {namedCategories.map((c) => (
           <li key={c.slug}>
             <Link

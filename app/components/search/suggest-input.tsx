@@ -7,17 +7,8 @@ import { type InputHTMLAttributes, type KeyboardEvent, useEffect, useId, useRef,
 import { useNavigate } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import type { Suggestion } from '../../../server/domain/search/suggest.ts';
 import classes from './suggest.module.css';
-
-/** What GET /api/search/suggest answers (server/http/api-schemas.ts, Suggestion). */
-interface Suggestion {
-  kind: 'category' | 'query';
-  label: string;
-  context: string | null;
-  count: number | null;
-  text: string;
-  href: string;
-}
 
 const DEBOUNCE_MS = 150;
 
