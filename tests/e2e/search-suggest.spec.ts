@@ -32,7 +32,7 @@ function seedHyundais() {
 
 test.beforeAll(() => seedHyundais());
 
-test('typing in Arabic suggests the category; the keyboard picks it and lands on its page', async ({ page }) => {
+test('typing in Arabic suggests the category; the keyboard picks it and lands on its page @phone', async ({ page }) => {
   await open(page, '/');
   const box = page.locator('#home-search');
   await expect(box).toHaveAttribute('role', 'combobox');
