@@ -6,8 +6,10 @@
 // with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
 // cluster are not told of changes).
 //
-// An entry is compressed once (brotli and gzip, off the request path) and a hit answers the form
-// the client accepts as it is (ADR 0011). For that its bytes must not change per response: the CSP
+// An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
+// memory, and later hits answer the form the client accepts as it is (ADR 0011). A render that no
+// visitor asks for again (the long tail of ad pages, a forced reload) is never compressed: the
+// render itself stays as cheap as without a cache. For that its bytes must not change per response: the CSP
 // nonce of the render is taken out of the stored HTML, and cached answers carry a CSP that allows
 // the page's own inline scripts by their SHA-256 hashes instead.
 import { createHash } from 'node:crypto';
@@ -27,6 +29,8 @@ export interface StoredPage {
   forms: { identity: Buffer; br?: Buffer; gzip?: Buffer };
   /** The compressed forms are made (until then a hit is compressed per answer, and has no ETag). */
   ready: boolean;
+  /** The compressed forms are being made. */
+  compressing?: boolean;
 }
 
 interface Entry extends StoredPage {
@@ -147,7 +151,7 @@ export function createPageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const entries = new Map<string, Entry>();
   const byTag = new Map<string, Set<string>>();
-  const stats = { hits: 0, misses: 0, stored: 0, invalidated: 0 };
+  const stats = { hits: 0, misses: 0, stored: 0, invalidated: 0, compressed: 0 };
 
   function drop(key: string) {
     const entry = entries.get(key);
@@ -200,6 +204,14 @@ export function createPageCache(options: PageCacheOptions) {
       res.setHeader('X-Page-Cache', 'hit');
       if (hit.viewOf !== null) await options.countView?.(hit.viewOf, req);
       answerFromMemory(req, res, hit);
+      if (!hit.ready && !hit.compressing) {
+        // The first hit: this answer is compressed per response; the next ones send stored forms.
+        hit.compressing = true;
+        stats.compressed++;
+        compress(hit).catch(() => {
+          // Left uncompressed: hits are compressed per answer, as without forms.
+        });
+      }
       return;
     }
     if (hit) drop(key);
@@ -288,9 +300,6 @@ export function createPageCache(options: PageCacheOptions) {
           expires: Date.now() + ttlMs,
         };
         store(key, entry);
-        compress(entry).catch(() => {
-          // Left uncompressed: hits are compressed per answer, as without forms.
-        });
       }
       return end(chunk, ...rest);
     }) as typeof res.end;

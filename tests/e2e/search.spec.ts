@@ -2,70 +2,27 @@
 // the header's search box, and the filters (price, an attribute) narrow the count — on a desktop
 // side panel and in the phone's drawer. The ads are written straight into the database: what is
 // checked here is finding them.
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { expect, type Page, test } from '@playwright/test';
-import { normalizeText } from '../../server/domain/search/normalize.ts';
 import { expectAccessible, open } from './support/helpers.ts';
+import { seedAds } from './support/seed-ads.ts';
 
 interface Seeded {
   tag: string;
   ids: number[];
 }
 
-/** Three published Toyotas sharing a made-up word (so each run finds only its own). */
+/** Three published Toyotas in Tripoli sharing a made-up word (so each run finds only its own). */
 function seed(): Seeded {
-  const db = new DatabaseSync(path.join(process.env.E2E_DATA_DIR as string, 'souq.db'));
-  try {
-    const tag = `zq${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-    const one = <T>(q: string, ...args: (string | number)[]) => db.prepare(q).get(...args) as T;
-    const toyota = one<{ id: number; taxonomy_id: number }>(
-      "select id, taxonomy_id from categories where slug = 'toyota'",
-    );
-    const tripoli = one<{ id: number }>("select id from cities where slug = 'tripoli'");
-    const year = one<{ id: number }>(
-      "select id from attributes where key = 'year' and category_id = (select id from categories where slug = 'cars')",
-    );
-    const now = new Date().toISOString();
-    const ads: [string, number, number][] = [
-      [`تويوتا كورولا ${tag} نظيفة جداً`, 45000, 2015],
-      [`Toyota Camry ${tag} full options`, 90000, 2020],
-      [`Toyota Yaris ${tag} economic`, 30000, 2019],
-    ];
-    const ids = ads.map(([title, price, y], i) => {
-      const description = `${title} — فحص كامل، صيانة في الوكالة.`;
-      const { id } = one<{ id: number }>(
-        `insert into ads (taxonomy_id, category_id, slug, title, description, price, currency, price_type, city_id,
-           status, bumped_at, published_at, expires_at, created_at, updated_at)
-         values (?, ?, 'toyota', ?, ?, ?, 'LYD', 'fixed', ?, 'published', ?, ?, ?, ?, ?) returning id`,
-        toyota.taxonomy_id,
-        toyota.id,
-        title,
-        description,
-        price,
-        tripoli.id,
-        new Date(Date.now() - i * 60_000).toISOString(),
-        now,
-        new Date(Date.now() + 20 * 86_400_000).toISOString(),
-        now,
-        now,
-      );
-      db.prepare('insert into ad_search (ad_id, title, body) values (?, ?, ?)').run(
-        id,
-        normalizeText(title),
-        normalizeText(description),
-      );
-      db.prepare('insert into ad_attribute_values (ad_id, attribute_id, value_number) values (?, ?, ?)').run(
-        id,
-        year.id,
-        y,
-      );
-      return id;
-    });
-    return { tag, ids };
-  } finally {
-    db.close();
-  }
+  const tag = `zq${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const ads: [string, number, number][] = [
+    [`تويوتا كورولا ${tag} نظيفة جداً`, 45000, 2015],
+    [`Toyota Camry ${tag} full options`, 90000, 2020],
+    [`Toyota Yaris ${tag} economic`, 30000, 2019],
+  ];
+  const ids = seedAds(
+    ads.map(([title, price, year]) => ({ category: 'toyota', title, price, city: 'tripoli', numbers: { year } })),
+  );
+  return { tag, ids };
 }
 
 const count = (page: Page) => page.getByTestId('result-count');
@@ -107,8 +64,10 @@ test('on a phone the filters open in a drawer @phone', async ({ page, isMobile }
   await expect(count(page)).toHaveText('3 ads');
   await page.getByRole('button', { name: 'Filters' }).click();
   const drawer = page.getByRole('dialog', { name: 'Filters' });
+  await expect(drawer.getByRole('button', { name: 'Show 3 ads' })).toBeVisible();
   await drawer.locator('#drawer-price-min').fill('40000');
-  await drawer.getByRole('button', { name: 'Show results' }).click();
+  // The button counts what the filters as set would show, before they are applied.
+  await drawer.getByRole('button', { name: 'Show 2 ads' }).click();
   await expect(count(page)).toHaveText('2 ads');
   await expect(drawer).toBeHidden();
   await expectAccessible(page);

@@ -4,6 +4,7 @@
 import { Anchor, Button, Drawer, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconBookmark, IconMap2, IconSearchOff } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useNavigation, useSubmit } from 'react-router';
 import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -12,7 +13,6 @@ import { numberFormat } from '~/lib/intl.ts';
 import { FIELD_FILTER_NAMES, FIELD_FILTERS, fieldFilterOn, fieldFilterParameter } from '~/lib/search-filters.ts';
 import {
   defaultSort,
-  EMPTY_QUERY,
   hasFilters,
   queryWith,
   SEARCH_CURRENCIES,
@@ -23,7 +23,9 @@ import {
 } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
+import { AppliedFilters, useAppliedFilters } from './applied-filters.tsx';
 import { CategoryChips } from './category-chips.tsx';
+import { FacetList, NoMatch, OPTIONS_SHOWN, OptionSearchBox, ShowMore, useOptionSearch } from './facet-list.tsx';
 import classes from './search.module.css';
 import suggest from './suggest.module.css';
 import { SuggestInput } from './suggest-input.tsx';
@@ -44,13 +46,14 @@ function useCount() {
 
 export function SearchListing({ listing, title, signedIn }: { listing: Listing; title: string; signedIn: boolean }) {
   const { t } = useT('search');
-  const { to } = useLocale();
+  const { to, tag } = useLocale();
   const count = useCount();
   const href = useListingHref(listing);
   const [opened, { open, close }] = useDisclosure(false);
   const { query } = listing;
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location?.pathname === to(listing.base);
+  const { filters, clearAll } = useAppliedFilters(listing);
   return (
     <div className={classes.listing}>
       <div className={classes.head}>
@@ -66,6 +69,14 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
             variant="default"
             radius="xl"
             leftSection={<IconAdjustmentsHorizontal size={18} aria-hidden />}
+            rightSection={
+              filters.length > 0 ? (
+                <span className={classes.badge} aria-hidden data-testid="filters-count">
+                  {numberFormat(tag).format(filters.length)}
+                </span>
+              ) : null
+            }
+            aria-label={filters.length > 0 ? t('filters-applied', { count: filters.length }) : undefined}
             onClick={open}
           >
             {t('filters')}
@@ -82,12 +93,13 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
           <SaveSearch query={query} signedIn={signedIn} />
         </div>
       </div>
+      <AppliedFilters filters={filters} clearAll={clearAll} />
       <SortForm listing={listing} />
       <CategoryChips listing={listing} />
       <Facets listing={listing} />
       <div className={classes.body}>
         <aside className={classes.side} aria-label={t('filters')}>
-          <FiltersForm listing={listing} idPrefix="side" />
+          <FiltersForm listing={listing} idPrefix="side" clearAll={clearAll} />
         </aside>
         <div aria-busy={busy}>
           {listing.ads.length > 0 ? (
@@ -108,7 +120,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
         size="90%"
         closeButtonProps={{ 'aria-label': t('close-filters') }}
       >
-        <FiltersForm listing={listing} idPrefix="drawer" onSubmit={close} />
+        <FiltersForm listing={listing} idPrefix="drawer" clearAll={clearAll} onSubmit={close} live />
       </Drawer>
     </div>
   );
@@ -192,10 +204,9 @@ function SortForm({ listing }: { listing: Listing }) {
 /** One level down the catalogue, and the cities (or the chosen city's areas), with their counts. */
 function Facets({ listing }: { listing: Listing }) {
   const { t } = useT('search');
-  const { name, tag, to } = useLocale();
+  const { to } = useLocale();
   const href = useListingHref(listing);
   const { query, facets } = listing;
-  const n = numberFormat(tag);
   const onCategoryPage = listing.base !== '/posts';
   const categoryLink = (slug: string) => {
     if (onCategoryPage) {
@@ -209,50 +220,48 @@ function Facets({ listing }: { listing: Listing }) {
   if (facets.categories.length === 0 && places.length === 0) return null;
   return (
     <div className={classes.facetRows}>
-      {facets.categories.length > 0 ? (
-        <ul className={classes.facets} aria-label={t('facets.categories')}>
-          {facets.categories.map((f) => (
-            <li key={f.slug}>
-              <Link className={classes.chip} to={categoryLink(f.slug)}>
-                {name(f)}
-                <span className={classes.count}>({n.format(f.count)})</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {places.length > 0 ? (
-        <ul className={classes.facets} aria-label={t(query.city ? 'facets.areas' : 'facets.cities')}>
-          {places.slice(0, 12).map((f) => {
-            const active = query.city ? query.area === f.slug : false;
-            const target = query.city
-              ? { ...query, area: active ? null : f.slug }
-              : { ...query, city: f.slug, area: null };
-            return (
-              <li key={f.slug}>
-                <Link
-                  className={classes.chip}
-                  data-tone="light"
-                  to={href(target)}
-                  aria-current={active ? 'true' : undefined}
-                >
-                  {name(f)}
-                  <span className={classes.count}>({n.format(f.count)})</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
+      <FacetList
+        label={t('facets.categories')}
+        searchLabel={t('find.categories')}
+        items={facets.categories.map((f) => ({ ...f, href: categoryLink(f.slug) }))}
+      />
+      <FacetList
+        label={t(query.city ? 'facets.areas' : 'facets.cities')}
+        searchLabel={t(query.city ? 'find.areas' : 'find.cities')}
+        tone="light"
+        items={places.map((f) => {
+          const active = query.city ? query.area === f.slug : false;
+          const target = query.city
+            ? { ...query, area: active ? null : f.slug }
+            : { ...query, city: f.slug, area: null };
+          return { ...f, href: href(target), current: active };
+        })}
+      />
     </div>
   );
 }
 
-/** The filters as one GET form: submitting it moves to the listing's canonical URL. */
-function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPrefix: string; onSubmit?: () => void }) {
+/**
+ * The filters as one GET form: submitting it moves to the listing's canonical URL. `live` (the
+ * phone's drawer): its button stays in view at the bottom and counts the ads the filters as set
+ * would show, before they are applied.
+ */
+function FiltersForm({
+  listing,
+  idPrefix,
+  clearAll,
+  onSubmit,
+  live = false,
+}: {
+  listing: Listing;
+  idPrefix: string;
+  clearAll: string;
+  onSubmit?: () => void;
+  live?: boolean;
+}) {
   const { t } = useT('search');
   const { to, name } = useLocale();
-  const href = useListingHref(listing);
+  const liveCount = useLiveCount(listing);
   const { query, options } = listing;
   const onCategoryPage = listing.base !== '/posts';
   const id = (s: string) => `${idPrefix}-${s}`;
@@ -271,7 +280,14 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
     />
   );
   return (
-    <Form method="get" action={to(listing.base)} onSubmit={onSubmit} key={searchString(query)} className={classes.form}>
+    <Form
+      method="get"
+      action={to(listing.base)}
+      onSubmit={onSubmit}
+      onChange={live ? (e) => liveCount.recount(e.currentTarget) : undefined}
+      key={searchString(query)}
+      className={classes.form}
+    >
       <div className={classes.field}>
         <label className={classes.label} htmlFor={id('q')}>
           {t('fields.q')}
@@ -345,46 +361,116 @@ function FiltersForm({ listing, idPrefix, onSubmit }: { listing: Listing; idPref
           </label>
         );
       })}
-      <Button type="submit" radius="xl">
-        {t('apply')}
-      </Button>
-      {listing.filtered ? (
-        <Link
-          className={classes.link}
-          to={href({ ...EMPTY_QUERY, taxonomy: query.taxonomy, category: query.category })}
-        >
-          {t('clear')}
-        </Link>
-      ) : null}
+      <div className={live ? classes.submitBar : classes.submit}>
+        <Button type="submit" radius="xl" fullWidth={live} aria-busy={live && liveCount.busy}>
+          {live ? liveCount.label : t('apply')}
+        </Button>
+        {listing.filtered ? (
+          <Link className={classes.link} to={clearAll}>
+            {t('clear')}
+          </Link>
+        ) : null}
+      </div>
     </Form>
   );
 }
 
+/**
+ * The count of ads the drawer's form would show as it is set: asked of `GET /api/posts` a moment
+ * after each change (the last answer wins); the listing's own count until something changes, and
+ * the plain "Show results" when the count cannot be had.
+ */
+function useLiveCount(listing: Listing) {
+  const { t } = useT('search');
+  const { tag } = useLocale();
+  // The answer, with the listing it was counted over: a new listing (the filters applied, or
+  // another page) shows its own count again.
+  const [live, setLive] = useState<{ of: Listing; count: { total: number; exact: boolean } | 'unknown' } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const asking = useRef<AbortController | null>(null);
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      asking.current?.abort();
+    },
+    [],
+  );
+  const recount = (form: HTMLFormElement) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      const params = new URLSearchParams();
+      for (const [key, value] of new FormData(form)) {
+        if (typeof value === 'string' && value.trim() !== '') params.append(key, value);
+      }
+      // A category page's category is its path, not a field of the form.
+      if (listing.base !== '/posts' && listing.query.category) params.set('category', listing.query.category);
+      asking.current?.abort();
+      const controller = new AbortController();
+      asking.current = controller;
+      setBusy(true);
+      try {
+        const res = await fetch(`/api/posts?${params}`, { signal: controller.signal });
+        const body = res.ok ? ((await res.json()) as { meta: { total: number; total_exact: boolean } }) : null;
+        setLive({ of: listing, count: body ? { total: body.meta.total, exact: body.meta.total_exact } : 'unknown' });
+      } catch {
+        if (!controller.signal.aborted) setLive({ of: listing, count: 'unknown' });
+      } finally {
+        if (asking.current === controller) setBusy(false);
+      }
+    }, LIVE_COUNT_DELAY);
+  };
+  const shown = live?.of === listing ? live.count : { total: listing.total, exact: listing.exact };
+  const label =
+    shown === 'unknown'
+      ? t('apply')
+      : shown.exact
+        ? t('show-results', { count: shown.total })
+        : t('show-results-more', { n: numberFormat(tag).format(shown.total) });
+  return { recount, label, busy };
+}
+
+/** How long the drawer waits after a change before it counts (typing a price is several changes). */
+const LIVE_COUNT_DELAY = 300;
+
 function AttributeField({ attribute: a, query, id }: { attribute: FilterAttribute; query: SearchQuery; id: string }) {
   const { t } = useT('search');
   const { locale, name } = useLocale();
+  const search = useOptionSearch();
   const f = query.attributes[a.key];
   const unit = locale === 'ar' ? a.unit_ar : a.unit_en;
   const label = unit ? `${name(a)} (${unit})` : name(a);
   if (a.type === 'select' || a.type === 'multiselect') {
     const chosen = f?.kind === 'options' ? f.options : [];
+    // A long list: the first options (and those chosen), the rest behind "show more"; typing
+    // narrows it. Every checkbox stays in the form, shown or not.
+    const long = a.options.length > OPTIONS_SHOWN;
+    const shown = a.options.filter((o, i) => !long || i < OPTIONS_SHOWN || chosen.includes(o.value));
+    const rest = a.options.filter((o) => !shown.includes(o));
+    const matching = a.options.filter((o) => !search.searching || search.matches(o.ar, o.en));
+    const option = (o: FilterAttribute['options'][number]) => (
+      <label key={o.value} className={classes.check} hidden={!matching.includes(o)}>
+        <input
+          id={`${id}-${o.value}`}
+          type="checkbox"
+          name={`f.${a.key}`}
+          value={o.value}
+          defaultChecked={chosen.includes(o.value)}
+        />
+        {locale === 'ar' ? o.ar : o.en}
+      </label>
+    );
     return (
       <fieldset className={classes.field} id={id}>
         <legend className={classes.label}>{label}</legend>
-        <div className={classes.options}>
-          {a.options.map((o) => (
-            <label key={o.value} className={classes.check}>
-              <input
-                id={`${id}-${o.value}`}
-                type="checkbox"
-                name={`f.${a.key}`}
-                value={o.value}
-                defaultChecked={chosen.includes(o.value)}
-              />
-              {locale === 'ar' ? o.ar : o.en}
-            </label>
-          ))}
-        </div>
+        {long ? <OptionSearchBox search={search} label={t('find.options', { name: name(a) })} /> : null}
+        <div className={classes.options}>{shown.map(option)}</div>
+        {rest.length > 0 ? (
+          <ShowMore count={rest.length} open={search.searching}>
+            <div className={classes.options}>{rest.map(option)}</div>
+          </ShowMore>
+        ) : null}
+        {matching.length === 0 ? <NoMatch /> : null}
       </fieldset>
     );
   }

@@ -46,7 +46,10 @@ const vocabularies = new WeakMap<CatalogueSnapshot, Vocabulary>();
  */
 interface CategoryWords {
   chain: ReadonlySet<string>;
-  names: string[][];
+  /** The same words as a list, for the prefix test of the last word typed. */
+  chainList: readonly string[];
+  /** Each name as its words, each word with its stem: made once per catalogue snapshot. */
+  names: ReadonlySet<string>[][];
 }
 const chainWords = new WeakMap<CatalogueSnapshot, Map<number, CategoryWords>>();
 
@@ -84,36 +87,36 @@ export function namedCategories(catalogue: CatalogueSnapshot, terms: TextTerms):
       const words = new Set<string>();
       const taxonomy = catalogue.taxonomyById.get(c.taxonomy_id);
       const names = taxonomy ? [taxonomy.name_ar, taxonomy.name_en] : [];
-      const own: string[][] = [];
+      const own: ReadonlySet<string>[][] = [];
+      const withStem = (w: string): ReadonlySet<string> => new Set([w, stem(w)]);
       for (
         let at: typeof c | undefined = c;
         at;
         at = at.parent_id === null ? undefined : catalogue.categoryById.get(at.parent_id)
       ) {
         names.push(at.name_ar, at.name_en);
-        own.push(queryWords(searchTerms(at.name_ar)), queryWords(searchTerms(at.name_en)));
+        own.push(queryWords(searchTerms(at.name_ar)).map(withStem), queryWords(searchTerms(at.name_en)).map(withStem));
       }
       for (const word of normalizeText(names.join(' ')).split(' ')) words.add(word).add(stem(word));
-      chains.set(c.id, { chain: words, names: own });
+      chains.set(c.id, { chain: words, chainList: [...words], names: own });
     }
     chainWords.set(catalogue, chains);
   }
   const named = new Uint8Array(catalogue.categorySpan);
   const last = terms.length - 1;
   /** Whether query word i says one of these words. */
-  const says = (i: number, words: ReadonlySet<string>) => {
+  /** Whether query word i says one of these words (`list`: the same words, for the last word's prefix). */
+  const says = (i: number, words: ReadonlySet<string>, list?: readonly string[]) => {
     const [typed = '', ...forms] = terms[i] as string[];
-    return (
-      forms.some((f) => words.has(f)) || (i === last ? [...words].some((w) => w.startsWith(typed)) : words.has(typed))
-    );
+    if (forms.some((f) => words.has(f))) return true;
+    if (i !== last) return words.has(typed);
+    for (const w of list ?? words) if (w.startsWith(typed)) return true;
+    return false;
   };
-  const saidByQuery = (w: string) => {
-    const forms = new Set([w, stem(w)]);
-    return terms.some((_, i) => says(i, forms));
-  };
-  for (const [id, { chain, names }] of chains) {
+  const saidByQuery = (forms: ReadonlySet<string>) => terms.some((_, i) => says(i, forms));
+  for (const [id, { chain, chainList, names }] of chains) {
     let n = 0;
-    for (let i = 0; i < terms.length; i++) n += says(i, chain) ? 2 : 0;
+    for (let i = 0; i < terms.length; i++) n += says(i, chain, chainList) ? 2 : 0;
     if (n > 0 && names.some((name) => name.length > 0 && name.every(saidByQuery))) n++;
     named[id] = n;
   }
