@@ -2,35 +2,17 @@
 // Arabic in the home page's search box, the list offers the make's category with its ads, the
 // keyboard picks it and lands on the category's page; Escape closes the list, and without a pick
 // the box submits a plain search. The ads are written straight into the database.
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { expect, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { seedAds } from './support/seed-ads.ts';
 
-/** Two published Hyundai ads (the make's category then has ads to count). */
-function seedHyundais() {
-  const db = new DatabaseSync(path.join(process.env.E2E_DATA_DIR as string, 'souq.db'));
-  try {
-    const category = db.prepare("select id, taxonomy_id from categories where slug = 'hyundai'").get() as {
-      id: number;
-      taxonomy_id: number;
-    };
-    const city = db.prepare("select id from cities where slug = 'benghazi'").get() as { id: number };
-    const now = new Date().toISOString();
-    const later = new Date(Date.now() + 20 * 86_400_000).toISOString();
-    for (const title of ['هيونداي النترا نظيفة', 'Hyundai Tucson 2018']) {
-      db.prepare(
-        `insert into ads (taxonomy_id, category_id, slug, title, description, price, currency, price_type, city_id,
-           status, bumped_at, published_at, expires_at, created_at, updated_at)
-         values (?, ?, 'hyundai', ?, ?, 20000, 'LYD', 'fixed', ?, 'published', ?, ?, ?, ?, ?)`,
-      ).run(category.taxonomy_id, category.id, title, `${title} للبيع`, city.id, now, now, later, now, now);
-    }
-  } finally {
-    db.close();
-  }
-}
-
-test.beforeAll(() => seedHyundais());
+// Two published Hyundai ads: the make's category then has ads to count.
+test.beforeAll(() => {
+  seedAds([
+    { category: 'hyundai', title: 'هيونداي النترا نظيفة', price: 20000, city: 'benghazi' },
+    { category: 'hyundai', title: 'Hyundai Tucson 2018', price: 30000, city: 'benghazi' },
+  ]);
+});
 
 test('typing in Arabic suggests the category; the keyboard picks it and lands on its page @phone', async ({ page }) => {
   await open(page, '/');

@@ -7,8 +7,8 @@ import { numberFormat } from '~/lib/intl.ts';
 import { searchString } from '~/lib/search-query.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { Listing } from '~/routes/search/listing.server.ts';
-import facets from './search.module.css';
-import classes from './suggest.module.css';
+// The look of the applied filters' chips (search.module.css), with an arrow for "go there".
+import classes from './search.module.css';
 
 export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'namedCategories'> }) {
   const { t } = useT('search');
@@ -19,11 +19,11 @@ export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'n
   const Arrow = locale === 'ar' ? IconChevronLeft : IconChevronRight;
   return (
     <nav aria-label={t('named.label')}>
-      <ul className={facets.facets}>
+      <ul className={classes.facets}>
         {namedCategories.map((c) => (
           <li key={c.slug}>
             <Link
-              className={classes.chip}
+              className={classes.appliedChip}
               to={to(`/${c.taxonomy}/${c.slug}`) + searchString({ ...query, category: c.slug }, 1, { category: true })}
             >
               <span>
