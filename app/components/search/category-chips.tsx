@@ -1,6 +1,6 @@
 // The categories a text query names, above its results (docs/product/search.md, "Categories a query
 // names"): "تويوتا في سيارات ‹" / "Toyota in Cars ›", each the same query on that category's page.
-import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -12,11 +12,10 @@ import classes from './search.module.css';
 
 export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'namedCategories'> }) {
   const { t } = useT('search');
-  const { locale, name, tag, to } = useLocale();
+  const { name, tag, to } = useLocale();
   const { query, namedCategories } = listing;
   if (namedCategories.length === 0) return null;
   const n = numberFormat(tag);
-  const Arrow = locale === 'ar' ? IconChevronLeft : IconChevronRight;
   return (
     <nav aria-label={t('named.label')}>
       <ul className={classes.facets}>
@@ -30,7 +29,7 @@ export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'n
                 {c.parent ? t('named.in', { name: name(c), parent: name(c.parent) }) : name(c)}{' '}
                 <span className={classes.count}>({n.format(c.count)})</span>
               </span>
-              <Arrow size={16} aria-hidden />
+              <IconChevronRight size={16} aria-hidden className="mirror-rtl" />
             </Link>
           </li>
         ))}
