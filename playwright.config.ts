@@ -69,8 +69,9 @@ export default defineConfig({
         OIDC_CLIENT_ID: 'souq-e2e',
         OIDC_CLIENT_SECRET: 'souq-e2e-secret',
         OIDC_NAME: 'Test SSO',
-        // No map tiles from the internet in tests: a local address that answers 404 at once.
-        MAP_TILE_URL: `http://127.0.0.1:${port}/e2e-no-tiles/{z}/{x}/{y}.png`,
+        // No map tiles from the internet in tests: a local port nothing listens on, so every tile
+        // fails at once and pages show what they show when tiles cannot load.
+        MAP_TILE_URL: 'http://127.0.0.1:9/e2e-no-tiles/{z}/{x}/{y}.png',
       },
     },
   ],

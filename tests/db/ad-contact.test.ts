@@ -104,14 +104,14 @@ describe.each(dialects)('contact options on %s', (dialect) => {
     const seller = await member(phone);
     const ad = await place(seller, { contact_whatsapp: true });
     const view = await loadAdView(t.db, ad.id);
-    expect(view.contact).toEqual({ phone: true, whatsapp: true });
+    expect(view.contact).toEqual({ phone: true, whatsapp: true, message: false });
     expect(JSON.stringify(view)).not.toContain(phone.slice(1));
 
     // The number is unconfirmed, then removed: the page offers neither.
     await t.db.updateTable('users').set({ phone_number_verified: false }).where('id', '=', seller.id).execute();
-    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false });
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, message: false });
     await t.db.updateTable('users').set({ phone_number: null }).where('id', '=', seller.id).execute();
-    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false });
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, message: false });
     await expect(revealSellerPhone(t.db, ad.id, 'someone', 'whatsapp')).rejects.toThrow(NotFound);
   });
 

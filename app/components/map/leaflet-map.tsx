@@ -1,5 +1,6 @@
 import 'leaflet/dist/leaflet.css';
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconMapPin } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
@@ -59,34 +60,83 @@ export function useLeafletWhenVisible(ref: React.RefObject<HTMLElement | null>):
   return leaflet;
 }
 
-/** The ad page's map: a circle around where the ad is, approximately (never the owner's pin). */
+/** Where "open in a map" goes: OpenStreetMap around the approximate position, with no marker. */
+export function openMapHref(location: { lat: number; lng: number; radius: number }): string {
+  const zoom = location.radius <= 1000 ? 15 : location.radius <= 2000 ? 14 : 12;
+  return `https://www.openstreetmap.org/#map=${zoom}/${round(location.lat)}/${round(location.lng)}`;
+}
+
+/**
+ * The ad page's map: a circle around where the ad is, approximately (never the owner's pin). Until
+ * its tiles show — before it is scrolled to, without JavaScript, and for good when the tiles cannot
+ * be loaded (every tile of the first view failed) — the box holds the place's name and a link to
+ * open it in a map, never an empty box.
+ */
 export function LocationMap({
   location,
   label,
+  place,
 }: {
   location: { lat: number; lng: number; radius: number };
   /** What the map shows, in words (the place's name), for screen readers and before it loads. */
   label: string;
+  /** The city (and area) name shown when there is no map to see. */
+  place: string;
 }) {
+  const { t } = useT('ads');
   const ref = useRef<HTMLElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const leaflet = useLeafletWhenVisible(ref);
   const tiles = useTileUrl();
+  const [state, setState] = useState<'waiting' | 'shown' | 'failed'>('waiting');
   useEffect(() => {
-    const el = ref.current;
+    const el = box.current;
     if (!leaflet || !el) return;
     const map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: true });
-    leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 }).addTo(map);
+    let loaded = 0;
+    let removed = false;
+    const remove = () => {
+      if (removed) return;
+      removed = true;
+      map.remove();
+    };
+    const layer = leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 });
+    layer.on('tileload', () => {
+      loaded++;
+      setState('shown');
+    });
+    // Fired once every tile of the view has loaded or failed: none loaded, no map.
+    layer.on('load', () => {
+      if (loaded > 0) return;
+      setState('failed');
+      remove();
+    });
+    layer.addTo(map);
     // The view first: a layer added to a map without one waits, and its bounds are not known yet.
     const centre = leaflet.latLng(location.lat, location.lng);
     map.fitBounds(centre.toBounds(location.radius * 2), { padding: [16, 16] });
     leaflet
       .circle(centre, { radius: location.radius, className: classes.area, fillOpacity: 0.15, weight: 2 })
       .addTo(map);
-    return () => {
-      map.remove();
-    };
+    return remove;
   }, [leaflet, tiles, location.lat, location.lng, location.radius]);
-  return <section ref={ref} className={classes.map} aria-label={label} />;
+  return (
+    <section ref={ref} className={classes.frame} aria-label={label}>
+      <div ref={box} className={classes.map} hidden={state === 'failed'} />
+      {state !== 'shown' ? (
+        <div className={classes.fallback} data-map-fallback={state}>
+          <IconMapPin size={28} aria-hidden />
+          {state === 'failed' ? <Text size="sm">{t('page.map-failed')}</Text> : null}
+          <Text fw={600} dir="auto">
+            {place}
+          </Text>
+          <Anchor href={openMapHref(location)} target="_blank" rel="noopener noreferrer" className={classes.open}>
+            {t('page.map-open', { place })}
+          </Anchor>
+        </div>
+      ) : null}
+    </section>
+  );
 }
 
 /**

@@ -36,6 +36,17 @@ export const reportSchema = z.object({
 });
 export type ReportInput = z.output<typeof reportSchema>;
 
+/**
+ * "Message the seller" on the ad page: the buyer's words, relayed to the seller by email without
+ * either address (server/domain/ads/messages.ts).
+ */
+export const SELLER_MESSAGE_MIN = 10;
+export const SELLER_MESSAGE_MAX = 2000;
+export const sellerMessageSchema = z.object({
+  message: requiredField(rules.min(SELLER_MESSAGE_MIN), rules.max(SELLER_MESSAGE_MAX)),
+});
+export type SellerMessageInput = z.output<typeof sellerMessageSchema>;
+
 export const TITLE_MIN = 5;
 export const TITLE_MAX = 150;
 export const DESCRIPTION_MIN = 20;

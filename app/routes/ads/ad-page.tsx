@@ -6,27 +6,25 @@ import {
   Card,
   Grid,
   Group,
-  Image,
-  Modal,
   NativeSelect,
   Stack,
   Table,
   Text,
   Textarea,
   Title,
-  UnstyledButton,
 } from '@mantine/core';
-import { IconBrandWhatsapp, IconMapPin, IconPhone } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { IconMapPin } from '@tabler/icons-react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
+import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
+import { ContactActions, ContactBar, MessageSellerForm } from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
-import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { type Locale, localeTags, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
@@ -36,11 +34,13 @@ import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
+import { REPORT_REASONS, reportSchema, sellerMessageSchema } from '~/lib/validation/ads.ts';
 import { can } from '../../../server/domain/access.ts';
 import { findPendingChange } from '../../../server/domain/ads/changes.ts';
+import { messageSeller } from '../../../server/domain/ads/messages.ts';
 import { reportAd } from '../../../server/domain/ads/reports.ts';
 import {
+  type AdDetail,
   adAudience,
   isPublicStatus,
   loadAdView,
@@ -49,10 +49,12 @@ import {
   similarAds,
 } from '../../../server/domain/ads/view.ts';
 import type { Route } from './+types/ad-page';
+import classes from './ad-page.module.css';
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
-// WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone.
+// WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone; or writes
+// to the seller (`message`, relayed by email by messageSeller).
 
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const url = parseAdUrl(params);
@@ -125,20 +127,29 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { ad } = await load(request, context, params);
   const form = await request.formData();
   const intent = form.get('intent');
+  const origin = services(context).config.appUrl ?? new URL(request.url).origin;
+  const adUrl = (locale: Locale) =>
+    origin + encodeURI(localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale));
   if (intent === 'reveal-phone' || intent === 'whatsapp') {
     return formAction(form, z.object({}), async (_, reply) => {
       // Signed-in members only, counted against a limit so numbers cannot be harvested.
       const channel = intent === 'whatsapp' ? 'whatsapp' : 'phone';
       const phone = await revealSellerPhone(db(context), ad.id, user.id, channel);
       if (channel === 'phone') return { result: reply.cleared(), formError: undefined, revealed: phone };
-      const origin = services(context).config.appUrl ?? new URL(request.url).origin;
-      const page = localizePath(
-        `/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`,
-        localeOf(request),
-      );
-      const text = tFor(request)('ads:page.whatsapp-text', { title: ad.title, url: origin + encodeURI(page) });
+      const text = tFor(request)('ads:page.whatsapp-text', { title: ad.title, url: adUrl(localeOf(request)) });
       return redirect(`https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`, 303);
     });
+  }
+  if (intent === 'message') {
+    return formAction(
+      form,
+      sellerMessageSchema,
+      async (value, reply) => {
+        await messageSeller(db(context), { adId: ad.id, buyerId: user.id, adUrl }, value);
+        return { result: reply.cleared(), formError: undefined, messaged: true };
+      },
+      { extra: { form: 'message' as const } },
+    );
   }
   if (intent === 'report') {
     return formAction(
@@ -162,9 +173,9 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   const reasonLabel = useReasonLabel();
   const { to, name, locale } = useLocale();
   const price = usePrice();
-  const [zoom, setZoom] = useState<number | null>(null);
   const origin = matches[0]?.loaderData?.origin ?? '';
   const revealed = actionData && 'revealed' in actionData ? actionData.revealed : null;
+  const messaged = !!actionData && 'messaged' in actionData && actionData.messaged;
   if (loaderData.gone) {
     return (
       <Stack gap="lg">
@@ -195,6 +206,13 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
     iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
   const place = ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city);
   const availability = ad.status === 'published' ? 'InStock' : ad.status === 'sold' ? 'SoldOut' : 'Discontinued';
+  // Buyers reach the seller of a live ad; the owner sees their own actions instead.
+  const contactable = ad.status === 'published' && !owner;
+  const contact = { contact: ad.contact, signedIn: loaderData.signedIn, loginHref, revealed };
+  // The attributes cards show (else the first ones), as labelled chips under the price.
+  const keyDetails = (
+    ad.details.some((d) => d.shown_on_card) ? ad.details.filter((d) => d.shown_on_card) : ad.details
+  ).slice(0, 3);
   return (
     <Stack gap="lg">
       <JsonLd data={breadcrumbJsonLd(origin, crumbs)} />
@@ -226,65 +244,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="md">
-            {ad.photos.length ? (
-              <Stack gap="xs">
-                <UnstyledButton onClick={() => setZoom(0)} aria-label={t('page.zoom')}>
-                  <Image
-                    src={ad.photos[0]?.urls.large}
-                    srcSet={
-                      ad.photos[0] ? `${ad.photos[0].urls.medium} 800w, ${ad.photos[0].urls.large} 1600w` : undefined
-                    }
-                    sizes="(max-width: 62em) 100vw, 66vw"
-                    alt={ad.title}
-                    radius="md"
-                    mah={480}
-                    fit="contain"
-                    bg="var(--mantine-color-default-hover)"
-                  />
-                </UnstyledButton>
-                {ad.photos.length > 1 ? (
-                  <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-                    {ad.photos.map((p, i) => (
-                      <li key={p.id}>
-                        <UnstyledButton onClick={() => setZoom(i)} aria-label={t('page.photo-n', { n: i + 1 })}>
-                          <Image src={p.urls.thumb} alt="" w={88} h={66} radius="sm" fit="cover" loading="lazy" />
-                        </UnstyledButton>
-                      </li>
-                    ))}
-                  </Group>
-                ) : null}
-                <Modal
-                  opened={zoom !== null}
-                  onClose={() => setZoom(null)}
-                  fullScreen
-                  title={ad.title}
-                  closeButtonProps={{ 'aria-label': t('page.zoom-close') }}
-                >
-                  {zoom !== null && ad.photos[zoom] ? (
-                    <Stack align="center" gap="sm">
-                      <Image
-                        src={ad.photos[zoom].urls.large}
-                        alt={t('page.photo-n', { n: zoom + 1 })}
-                        fit="contain"
-                        mah="80vh"
-                      />
-                      <Group>
-                        <Button variant="default" disabled={zoom === 0} onClick={() => setZoom(zoom - 1)}>
-                          {t('page.previous')}
-                        </Button>
-                        <Button
-                          variant="default"
-                          disabled={zoom === ad.photos.length - 1}
-                          onClick={() => setZoom(zoom + 1)}
-                        >
-                          {t('page.next')}
-                        </Button>
-                      </Group>
-                    </Stack>
-                  ) : null}
-                </Modal>
-              </Stack>
-            ) : null}
+            <AdGallery photos={ad.photos} title={ad.title} />
             <Group justify="space-between" align="flex-start">
               <Title order={1} size="h2" dir="auto">
                 {ad.title}
@@ -294,6 +254,18 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             <Text fz="xl" fw={700} c="brand">
               {price(ad)}
             </Text>
+            {keyDetails.length ? (
+              <ul className={classes.keyDetails} aria-label={t('page.key-details')}>
+                {keyDetails.map((d) => (
+                  <li key={d.label.key} className={classes.keyDetail}>
+                    <span className={classes.keyValue} dir="auto">
+                      {detailValue(d, locale)}
+                    </span>
+                    <span className={classes.keyLabel}>{name(d.label)}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
             <Group gap={6} c="dimmed">
               <IconMapPin size={16} aria-hidden />
               <Text size="sm">
@@ -309,12 +281,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       <Table.Th scope="row" w="40%">
                         {name(d.label)}
                       </Table.Th>
-                      <Table.Td>
-                        {d.values.map((v) => (locale === 'ar' ? v.ar : v.en)).join(locale === 'ar' ? '، ' : ', ')}
-                        {(locale === 'ar' ? d.label.unit_ar : d.label.unit_en)
-                          ? ` ${locale === 'ar' ? d.label.unit_ar : d.label.unit_en}`
-                          : ''}
-                      </Table.Td>
+                      <Table.Td>{detailValue(d, locale)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -327,15 +294,6 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               <Text dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
                 {ad.description}
               </Text>
-            </section>
-            <section>
-              <Title order={2} size="h4" mb={4}>
-                {t('page.location')}
-              </Title>
-              <Text size="sm" c="dimmed" mb="xs">
-                {place} · {t('page.location-approximate')}
-              </Text>
-              <LocationMap location={ad.location} label={t('page.location-map', { place })} />
             </section>
           </Stack>
         </Grid.Col>
@@ -363,51 +321,16 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               </Card>
             ) : null}
             <FormError code={actionData?.formError} />
-            {ad.status === 'published' && !owner ? (
-              ad.contact.phone || ad.contact.whatsapp ? (
-                <Stack gap="xs">
-                  {ad.contact.phone ? (
-                    revealed ? (
-                      <Button
-                        component="a"
-                        href={`tel:${revealed}`}
-                        leftSection={<IconPhone aria-hidden />}
-                        radius="xl"
-                        size="lg"
-                      >
-                        <bdi dir="ltr">{revealed}</bdi>
-                      </Button>
-                    ) : (
-                      <ContactButton
-                        intent="reveal-phone"
-                        icon={<IconPhone aria-hidden />}
-                        label={t('page.show-phone')}
-                        loginLabel={t('page.login-for-phone')}
-                        signedIn={loaderData.signedIn}
-                        loginHref={loginHref}
-                      />
-                    )
-                  ) : null}
-                  {ad.contact.whatsapp ? (
-                    // A post: the server checks, limits and counts, then sends the browser on to
-                    // wa.me (the app on a phone) with a 303. Works without JavaScript.
-                    <ContactButton
-                      intent="whatsapp"
-                      icon={<IconBrandWhatsapp aria-hidden />}
-                      label={t('page.whatsapp')}
-                      loginLabel={t('page.login-for-whatsapp')}
-                      signedIn={loaderData.signedIn}
-                      loginHref={loginHref}
-                      color="green"
-                      variant="outline"
-                    />
-                  ) : null}
-                </Stack>
-              ) : (
-                <Text size="sm" c="dimmed">
-                  {t('page.no-contact')}
-                </Text>
-              )
+            {contactable ? <ContactActions {...contact} /> : null}
+            {contactable && ad.contact.message && loaderData.signedIn ? (
+              <MessageSellerForm
+                result={
+                  actionData?.result && 'form' in actionData.result && actionData.result.form === 'message'
+                    ? actionData.result
+                    : undefined
+                }
+                sent={messaged}
+              />
             ) : null}
             {owner ? (
               <Card withBorder radius="lg">
@@ -420,7 +343,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                   ) : null}
                   {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
                     <Alert color="yellow" role="status">
-                      {t('page.owner-no-contact')}
+                      {t(ad.contact.message ? 'page.owner-message-only' : 'page.owner-no-contact')}
                     </Alert>
                   ) : null}
                   <OwnerAdActions
@@ -437,6 +360,15 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                 </Stack>
               </Card>
             ) : null}
+            <section>
+              <Title order={2} size="h4" mb={4}>
+                {t('page.location')}
+              </Title>
+              <Text size="sm" c="dimmed" mb="xs">
+                {place} · {t('page.location-approximate')}
+              </Text>
+              <LocationMap location={ad.location} label={t('page.location-map', { place })} place={place} />
+            </section>
             {!owner && ad.status === 'published' ? (
               actionData && 'reported' in actionData && actionData.reported ? (
                 <Alert color="brand" role="status">
@@ -485,45 +417,14 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
           <AdCards ads={similar} label={t('page.similar')} />
         </section>
       ) : null}
+      {contactable ? <ContactBar {...contact} /> : null}
     </Stack>
   );
 }
 
-/**
- * A way to reach the seller: for a member, a post of `intent` (the server applies the reveal rule);
- * for a visitor, a link to sign in first and come back.
- */
-function ContactButton(props: {
-  intent: 'reveal-phone' | 'whatsapp';
-  icon: ReactNode;
-  label: string;
-  loginLabel: string;
-  signedIn: boolean;
-  loginHref: string;
-  color?: string;
-  variant?: string;
-}) {
-  if (!props.signedIn) {
-    return (
-      <Button component={Link} to={props.loginHref} variant="default" leftSection={props.icon} radius="xl" size="lg">
-        {props.loginLabel}
-      </Button>
-    );
-  }
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={props.intent} />
-      <Button
-        type="submit"
-        fullWidth
-        color={props.color}
-        variant={props.variant}
-        leftSection={props.icon}
-        radius="xl"
-        size="lg"
-      >
-        {props.label}
-      </Button>
-    </Form>
-  );
+/** An attribute's value as the page shows it: option names or the value, with its unit. */
+function detailValue(d: AdDetail, locale: Locale): string {
+  const unit = locale === 'ar' ? d.label.unit_ar : d.label.unit_en;
+  const values = d.values.map((v) => (locale === 'ar' ? v.ar : v.en)).join(locale === 'ar' ? '، ' : ', ');
+  return unit ? `${values} ${unit}` : values;
 }

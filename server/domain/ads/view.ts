@@ -20,6 +20,7 @@ import { NotFound } from '../errors.ts';
 import { type ApproximateLocation, approximateLocation } from '../geo.ts';
 import { hitRateLimit } from '../rate-limit.ts';
 import { type AdCard, cardsOf, publishedCards } from './cards.ts';
+import { receivesMail } from './messages.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
@@ -54,9 +55,10 @@ export interface AdView {
   seller: { id: string; name: string; image: string | null; member_since: string } | null;
   /**
    * The ways to reach the seller the page offers: the ad's choice, and only while the seller has a
-   * confirmed phone number (read now, so an ad never shows a dead button).
+   * confirmed phone number (read now, so an ad never shows a dead button); a message relayed by
+   * email (server/domain/ads/messages.ts) whenever mail reaches the seller, whatever the ad chose.
    */
-  contact: { phone: boolean; whatsapp: boolean };
+  contact: { phone: boolean; whatsapp: boolean; message: boolean };
   photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
   details: AdDetail[];
 }
@@ -104,6 +106,8 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       'users.created_at as seller_since',
       'users.phone_number as seller_phone',
       'users.phone_number_verified as seller_phone_verified',
+      'users.email as seller_email',
+      'users.email_verified as seller_email_verified',
       'users.banned_at as seller_banned',
     ])
     .where('ads.id', '=', id)
@@ -182,6 +186,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     contact: {
       phone: reachable && toBool(ad.contact_phone),
       whatsapp: reachable && toBool(ad.contact_whatsapp),
+      message: !!seller && receivesMail(ad.seller_email, ad.seller_email_verified),
     },
     photos: photos.map((p) => ({ id: p.id, width: p.width, height: p.height, urls: adImageUrls(p) })),
     details,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { codeOf, waitForSms } from '../../support/sms-outbox.ts';
 import { waitForMail } from '../../support/smtp-capture.ts';
 
@@ -88,15 +89,35 @@ export async function confirmPhoneFromAdForm(page: Page): Promise<string> {
 export async function placeAdAsAdmin(
   browser: Browser,
   baseURL: string | undefined,
-  options: { title: string; whatsapp?: boolean; approve?: boolean },
+  options: { title: string; whatsapp?: boolean; approve?: boolean; photos?: number },
 ): Promise<{ id: number; status: string; path: string }> {
   const admin = await browser.newContext({ baseURL });
   const headers = { origin: baseURL as string };
-  const post = (url: string, form: Record<string, string>) =>
+  const post = (url: string, form: Record<string, string> | FormData) =>
     admin.request.post(url, { form, headers, maxRedirects: 0 });
   expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
   const cities = (await (await admin.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
-  const placed = await post('/en/place-your-ad/motors/cars/toyota', {
+  // Photos of plain colours, uploaded as the form's uploader does (with the anti-forgery token
+  // its pages' cookie carries).
+  if (options.photos) await admin.request.get('/api/csrf-cookie');
+  const xsrf = (await admin.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const photoIds: string[] = [];
+  for (let i = 0; i < (options.photos ?? 0); i++) {
+    const buffer = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: { r: 40 * i, g: 120, b: 200 - 30 * i } },
+    })
+      .jpeg()
+      .toBuffer();
+    const uploaded = await admin.request.post('/api/ad-images', {
+      headers: { ...headers, 'x-xsrf-token': decodeURIComponent(xsrf) },
+      multipart: { photo: { name: `photo-${i}.jpg`, mimeType: 'image/jpeg', buffer } },
+    });
+    expect(uploaded.status()).toBe(201);
+    photoIds.push(String(((await uploaded.json()) as { id: number }).id));
+  }
+  const form = new FormData();
+  for (const id of photoIds) form.append('photos', id);
+  for (const [key, value] of Object.entries({
     title: options.title,
     description: 'Clean car, one owner, full service history; seen in Souq al-Juma.',
     price_type: 'fixed',
@@ -108,7 +129,10 @@ export async function placeAdAsAdmin(
     contact_phone: 'on',
     ...(options.whatsapp ? { contact_whatsapp: 'on' } : {}),
     submission_key: `e2e-${options.title}`,
-  });
+  })) {
+    form.append(key, value);
+  }
+  const placed = await post('/en/place-your-ad/motors/cars/toyota', form);
   expect(placed.status()).toBe(302);
   const location = placed.headers().location ?? '';
   const id = Number(/placed=(\d+)/.exec(location)?.[1]);
