@@ -4,12 +4,13 @@
 //   npm run bench -- --ads 10000 --postgres postgres://postgres@127.0.0.1:5432
 //   npm run bench -- --db /path/souq.db               an existing SQLite file (copied first; --in-place: not)
 //   npm run bench -- --db postgres://…/souq           an existing PostgreSQL database (written to!)
-//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,signin,photos
+//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos
 //            --profile (CPU profile of the server while measured, summarised)  --compare <10 000-ad result .json>  --cache <dir> (seeded databases; default <tmp>/souq-bench)
 //
 // It measures, in order:
 // 1. the search service called in this process (server/domain/search/service.ts), one query at a
-//    time: the time of search alone, without HTTP or the ads' cards;
+//    time: the time of search alone, without HTTP or the ads' cards; and the suggestions the same way
+//    (server/domain/search/suggest.ts);
 // 2. with autocannon against the built server (background jobs off): the search API
 //    (`GET /api/posts`) with a rare word, a common word, a prefix, filters only and text + filters
 //    (every answer has its facets); the map endpoint at four zooms when the build has it; pages from
@@ -18,8 +19,11 @@
 //    as a cached page is (`BENCH_PAGE_FILE`, /__bench/page), which pages are shown as a share of;
 //    and the same HTML as a static file precompressed like the build's files (/__bench/static/…),
 //    which cached pages answered in brotli are compared with;
-// 3. the search API, the map and rendered pages again one request at a time (latency without
-//    queueing), then sign-in attempts and the processing of a 12 MP photo.
+// 3. the search API, the suggestions (`GET /api/search/suggest`, single letters and prefixes in
+//    Arabic and English), the map and rendered pages again one request at a time (latency without
+//    queueing), then sign-in attempts and the processing of a 12 MP photo;
+// 4. with the demo ads, the judged query set's mean recall and precision of the first ten
+//    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`).
 // It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -31,7 +35,9 @@ import { type DatabaseHandle, openDatabase } from '../server/db/index.ts';
 import { fts5Query, tsQuery } from '../server/db/text-search.ts';
 import { textTerms } from '../server/domain/search/analyzer.ts';
 import { searchTerms } from '../server/domain/search/normalize.ts';
+import { measureRelevance } from '../server/domain/search/quality/evaluate.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
+import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
 import { type BenchDatabase, prepareBenchDatabase } from './lib/bench-database.ts';
@@ -117,6 +123,19 @@ const searches = [
   },
 ] as const;
 const searchUrl = (p: string) => `/api/posts${p ? `?${p}` : ''}`;
+/** What people type into a search box, letter by letter: single letters, prefixes of makes and kinds, Arabic and English. */
+const suggestPrefixes = [
+  { q: 'س', locale: 'ar' },
+  { q: 'تويو', locale: 'ar' },
+  { q: 'ايفون', locale: 'ar' },
+  { q: 'شقق لل', locale: 'ar' },
+  { q: 't', locale: 'en' },
+  { q: 'toyo', locale: 'en' },
+  { q: 'iph', locale: 'en' },
+] as const;
+const suggestUrl = (s: { q: string; locale: string }) => `/api/search/suggest?${params(s)}`;
+/** Suggestions p95 target, one request at a time (docs/performance.md). */
+const SUGGEST_P95_MS = 10;
 
 /** A viewport of 1280×800 pixels around a point at a zoom, as the map sends it: south,west,north,east. */
 function viewport(lat: number, lng: number, zoom: number, width = 1280, height = 800): string {
@@ -180,6 +199,25 @@ async function sampleAd(handle: DatabaseHandle): Promise<string | null> {
   return ad ? encodeURI(`/${ad.taxonomy}/${ad.category}/${ad.slug}-${ad.id}`) : null;
 }
 
+/**
+ * The judged query set's mean recall and precision of the first ten on this database (as
+ * `npm run search:quality` measures them), or why they are not measured: they need the demo ads
+ * (`npm run db:seed`), which every judged query expects some of.
+ */
+async function relevanceOf(
+  handle: DatabaseHandle,
+  published: number,
+): Promise<{ queries: number; recall: number; precision: number; strict: number } | { reason: string }> {
+  if (published === 0) return { reason: 'no published ads' };
+  try {
+    const r = await measureRelevance(handle);
+    return { queries: r.queries.length, recall: r.recall, precision: r.precision, strict: r.strict };
+  } catch (error) {
+    // A judged query that expects no ad here: not the demo ads.
+    return { reason: `not the demo ads (${(error as Error).message})` };
+  }
+}
+
 async function inspectDatabase(db: BenchDatabase) {
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', ...db.env });
   const handle = openDatabase(config.database, { poolSize: 2 });
@@ -234,9 +272,37 @@ async function inspectDatabase(db: BenchDatabase) {
           });
         }
       }
+      // Suggestions in this process: the answer alone, from memory once the title words are counted.
+      await titleWordsReady(handle);
+      for (const p of suggestPrefixes) {
+        const times: number[] = [];
+        let last = await suggest(handle, p.q, p.locale);
+        const cpu = process.cpuUsage();
+        const until = performance.now() + Math.min(duration, 2) * 1000;
+        while (performance.now() < until && times.length < 2000) {
+          const t = performance.now();
+          last = await suggest(handle, p.q, p.locale);
+          times.push(performance.now() - t);
+        }
+        rows.push({
+          key: `suggest-${p.q}`,
+          name: `suggest: ${p.q} (${p.locale})`,
+          runs: times.length,
+          ...summarise(times),
+          cpu_ms: Math.round((cpu2ms(process.cpuUsage(cpu)) / times.length) * 100) / 100,
+          matches: String(last.length),
+        });
+      }
       service = { index_ms, rows };
     }
-    return { ads: Number(counts.all), published, words, service, adPath: await sampleAd(handle) };
+    return {
+      ads: Number(counts.all),
+      published,
+      words,
+      service,
+      relevance: skip.has('quality') ? null : await relevanceOf(handle, published),
+      adPath: await sampleAd(handle),
+    };
   } finally {
     await handle.close();
   }
@@ -253,7 +319,7 @@ const headersFor = (rendered: boolean) => ({
   ...(rendered ? { 'cache-control': 'no-cache' } : {}),
 });
 
-type Group = 'search API' | 'map' | 'pages' | 'API' | 'limits';
+type Group = 'search API' | 'suggestions' | 'map' | 'pages' | 'API' | 'limits';
 interface Target {
   group: Group;
   name: string;
@@ -289,6 +355,9 @@ function targetsFor(adPath: string | null): Target[] {
   const t: Target[] = [];
   for (const s of searches)
     t.push({ group: 'search API', name: `search: ${s.name}`, url: searchUrl(s.params), single: true });
+  for (const s of suggestPrefixes) {
+    t.push({ group: 'suggestions', name: `suggest: ${s.q} (${s.locale})`, url: suggestUrl(s), single: true });
+  }
   for (const v of mapViews) {
     t.push({
       group: 'map',
@@ -390,6 +459,16 @@ try {
     writeFileSync(path.join(path.dirname(pageFile), BENCH_STATIC), html);
     await precompressDirectory(path.dirname(pageFile), (f) => f === BENCH_STATIC);
 
+    // Suggestions offer the frequent words of titles, counted in the background once the index is
+    // built: measured once the count is in (the answer to a single letter stops changing).
+    const waitingSince = performance.now();
+    let lastAnswer = '';
+    for (let same = 0; same < 3 && performance.now() - waitingSince < 60_000; ) {
+      const answer = await (await fetch(base + suggestUrl({ q: 'ا', locale: 'ar' }))).text();
+      same = answer === lastAnswer ? same + 1 : 0;
+      lastAnswer = answer;
+      await new Promise((r) => setTimeout(r, 500));
+    }
     const targets = targetsFor(facts.adPath);
     const missing = new Set<string>();
     const rawKb = new Map<string, number>();
@@ -626,7 +705,8 @@ if (facts.service) {
   console.log(
     `\nSearch service in this process, one query at a time (no HTTP, no cards); index built in ${n(facts.service.index_ms)} ms.\n` +
       "A repeated text query takes its candidates from the engine's cache (as the server rows do after their first\n" +
-      'request); "text afresh" empties that cache before each call, so the text index is read every time.\n',
+      'request); "text afresh" empties that cache before each call, so the text index is read every time.\n' +
+      'The "suggest:" rows time the suggestions alone (their matches: suggestions answered).\n',
   );
   printTable<ServiceRow>(
     [
@@ -638,6 +718,15 @@ if (facts.service) {
       ['matches', 9, (r) => r.matches],
     ],
     facts.service.rows,
+  );
+}
+if (facts.relevance) {
+  const r = facts.relevance;
+  console.log(
+    'reason' in r
+      ? `\nRelevance of the judged query set: not measured, ${r.reason}`
+      : `\nRelevance of the judged query set (${r.queries} queries, server/domain/search/quality/judged-queries.ts, on ${dialectName}): ` +
+          `mean recall ${r.recall.toFixed(3)}, mean precision of the first ten ${r.precision.toFixed(3)} (ten whatever is expected: ${r.strict.toFixed(3)})`,
   );
 }
 console.log(
@@ -724,6 +813,14 @@ if (earlier && searchSingle.length) {
       ok: w.ratio <= 2,
     });
   }
+}
+const worstSuggest = worst(single.filter((r) => r.group === 'suggestions'));
+if (worstSuggest) {
+  checks.push({
+    figure: `suggestions p95 ≤ ${SUGGEST_P95_MS} ms (at 1M ads), one request at a time`,
+    measured: `worst ${worstSuggest.p95_ms} ms (${worstSuggest.name})`,
+    ok: worstSuggest.p95_ms <= SUGGEST_P95_MS,
+  });
 }
 const postsRendered = single.find((r) => r.name === `/posts (ar)${RENDERED}`);
 if (postsRendered) {
@@ -833,6 +930,7 @@ writeFileSync(
       load_average: { before: loadBefore, after: loadAfter },
       words: facts.words,
       service: facts.service,
+      relevance: facts.relevance,
       server_start_ms: serverStartMs,
       server_first_search_ms: serverIndexMs,
       serving_limit_page_bytes: pageBytes,

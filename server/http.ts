@@ -22,6 +22,7 @@ import { setAfterCommitLogger } from './db/transaction.ts';
 import { recordAdView } from './domain/ads/view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
+import { titleWords } from './domain/search/suggest.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { authEndpoints } from './http/auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
@@ -371,6 +372,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   // the first visitors' searches find it ready or nearly so.
   searchEngine(database)
     .index()
+    // Then the frequent words of titles that suggestions offer (counted in the background).
+    .then(() => titleWords(database))
     .catch((error) => logger.error({ err: error }, 'search index build failed'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

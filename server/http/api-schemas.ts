@@ -160,6 +160,15 @@ export const AdMap = z
   .meta({ id: 'AdMap' });
 
 const Facet = z.strictObject({ slug: z.string(), ...named, count: int() });
+const NamedCategory = z
+  .strictObject({
+    slug: z.string(),
+    ...named,
+    taxonomy: z.string().meta({ description: "The taxonomy's slug: the category's page is /{taxonomy}/{slug}" }),
+    parent: z.strictObject(named).nullable().meta({ description: 'The category above it, or its taxonomy' }),
+    count: int().meta({ description: 'Matching ads in it and below it' }),
+  })
+  .meta({ id: 'NamedCategory' });
 const AttributeFilter = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('options'), options: z.array(z.string()) }),
   z.strictObject({ kind: z.literal('range'), min: z.number().nullable(), max: z.number().nullable() }),
@@ -202,9 +211,35 @@ export const SearchResults = z
         cities: z.array(Facet).meta({ description: 'Ignoring the city filter' }),
         areas: z.array(Facet).meta({ description: 'Of the chosen city' }),
       }),
+      named_categories: z.array(NamedCategory).meta({
+        description:
+          'With text: up to 5 categories the text names that hold matching ads (never the queried category or one above it), most named first, then most ads; add `category` to narrow the query to one',
+      }),
     }),
   })
   .meta({ id: 'SearchResults' });
+
+export const Suggestion = z
+  .strictObject({
+    kind: z.enum(['category', 'query']).meta({
+      description: "`category`: a category's page (with the rest of the text); `query`: a search for `text`",
+    }),
+    label: z.string().meta({ description: "What the list shows: the category's name, or the completed text" }),
+    context: z.string().nullable().meta({ description: 'For a category: the category above it, or its taxonomy' }),
+    count: int().nullable().meta({ description: 'For a category without other words: its published ads' }),
+    text: z.string().meta({ description: 'The text the search box takes when it is picked' }),
+    href: z.string().meta({ description: 'Where picking it leads: a canonical page path in the language asked' }),
+  })
+  .meta({ id: 'Suggestion' });
+
+/** The parameters of the suggestions. */
+export const SUGGEST_PARAMETERS = {
+  q: z.string().meta({ description: 'The text typed so far (at most 100 characters); its last word is a prefix' }),
+  locale: z
+    .enum(['ar', 'en'])
+    .optional()
+    .meta({ description: 'The language of labels and links; else X-Locale, else Accept-Language' }),
+};
 
 /** `{data: [...]}`, the shape of every list. */
 export const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });

@@ -12,6 +12,7 @@ import {
   PAGE_PARAMETER,
   parsePage,
   parseSearchQuery,
+  QUERY_MAX_LENGTH,
   RESULTS_PAGE_SIZE,
   SEARCH_PARAMETERS,
   searchParamsOf,
@@ -23,6 +24,7 @@ import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
 import { parseViewport, searchMap, VIEWPORT_PARAMETERS } from '../domain/search/map.ts';
 import { resolveQuery, search, searchEngine } from '../domain/search/service.ts';
+import { suggest } from '../domain/search/suggest.ts';
 import { adImageRoutes } from './ad-images.ts';
 import { type ApiRoute, apiRoute, mountApiRoutes } from './api-route.ts';
 import {
@@ -36,6 +38,8 @@ import {
   one,
   SearchResults,
   SessionState,
+  SUGGEST_PARAMETERS,
+  Suggestion,
   slugPath,
   TaxonomyWithCategories,
 } from './api-schemas.ts';
@@ -215,8 +219,30 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
             total: found.total,
             total_exact: found.exact,
             facets: found.facets,
+            named_categories: found.namedCategories,
           },
         };
+      },
+    }),
+    // Suggestions while a search box is typed in: from memory only (the catalogue snapshot, the ad
+    // index's counts, the counted title words), the same for everyone.
+    apiRoute({
+      method: 'get',
+      path: '/search/suggest',
+      summary: 'Up to 8 suggestions for a search being typed: categories, then completions of its last word',
+      description:
+        'Categories whose names the last word starts (with their published ads when the text says nothing else), then completions from the names of categories, the labels of attribute options and the frequent words of published ad titles (used by at least 3 ads; never what people typed). Arabic is read as search reads it (آيفون, أيفون and ايفون are one word). Text without letters or digits answers an empty list; more than 100 characters answers 422. Cacheable for 60 seconds.',
+      query: SUGGEST_PARAMETERS,
+      ok: { status: 200, description: 'Suggestions, best first', schema: listOf(Suggestion) },
+      errors: { 422: 'The text is longer than 100 characters' },
+      handler: async (req, res) => {
+        const url = new URL(req.originalUrl, 'http://x');
+        const q = url.searchParams.get('q') ?? '';
+        if (q.length > QUERY_MAX_LENGTH) throw new Invalid({ q: ['validation.search-too-long'] });
+        const asked = url.searchParams.get('locale');
+        const locale = isLocale(asked) ? asked : apiLocale(req);
+        res.setHeader('Cache-Control', 'public, max-age=60');
+        return { data: await suggest(services.database, q, locale) };
       },
     }),
     ...adImageRoutes(services, apiLocale),

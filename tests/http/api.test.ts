@@ -113,6 +113,7 @@ describe('catalogue API', () => {
         '/posts',
         '/posts/map',
         '/posts/{id}/card',
+        '/search/suggest',
         '/taxonomies',
         '/taxonomies/{slug}/attributes',
         '/taxonomies/{slug}/categories',

@@ -35,6 +35,7 @@ const API_PATHS = [
   '/api/posts',
   '/api/posts/map',
   '/api/posts/1/card',
+  '/api/search/suggest',
   '/api/taxonomies/motors/categories',
   '/api/taxonomies/motors/attributes',
   '/api/categories/cars/children',

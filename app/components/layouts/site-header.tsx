@@ -1,6 +1,7 @@
 import { AppShell, Button } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { Form, Link, useSearchParams } from 'react-router';
+import { SuggestInput } from '~/components/search/suggest-input.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
@@ -31,11 +32,9 @@ export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | '
         {t('search.label')}
       </label>
       <div className={classes.searchField} data-size={size}>
-        <input
+        <SuggestInput
           id={id}
-          name="q"
           defaultValue={current}
-          type="search"
           className={classes.searchInput}
           placeholder={t('search.placeholder')}
           enterKeyHint="search"

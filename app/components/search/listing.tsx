@@ -24,8 +24,11 @@ import {
 import { useLocale } from '~/lib/use-locale.ts';
 import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts';
 import { AppliedFilters, useAppliedFilters } from './applied-filters.tsx';
+import { CategoryChips } from './category-chips.tsx';
 import { FacetList, NoMatch, OPTIONS_SHOWN, OptionSearchBox, ShowMore, useOptionSearch } from './facet-list.tsx';
 import classes from './search.module.css';
+import suggest from './suggest.module.css';
+import { SuggestInput } from './suggest-input.tsx';
 
 /** The listing's own URL for a query (and page): category pages keep their category in the path. */
 function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
@@ -92,6 +95,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
       </div>
       <AppliedFilters filters={filters} clearAll={clearAll} />
       <SortForm listing={listing} />
+      <CategoryChips listing={listing} />
       <Facets listing={listing} />
       <div className={classes.body}>
         <aside className={classes.side} aria-label={t('filters')}>
@@ -288,7 +292,9 @@ function FiltersForm({
         <label className={classes.label} htmlFor={id('q')}>
           {t('fields.q')}
         </label>
-        <input id={id('q')} name="q" type="search" className={classes.input} defaultValue={query.q ?? ''} />
+        <div className={suggest.anchor}>
+          <SuggestInput id={id('q')} className={classes.input} defaultValue={query.q ?? ''} enterKeyHint="search" />
+        </div>
       </div>
       {query.sort !== 'newest' ? <input type="hidden" name="sort" value={query.sort} /> : null}
       {onCategoryPage ? null : query.category ? (

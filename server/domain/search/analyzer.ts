@@ -118,6 +118,9 @@ const STOP_WORDS = new Set([
   'or',
 ]);
 
+/** Whether a normalised word only says how, not what (STOP_WORDS). */
+export const isStopWord = (word: string): boolean => STOP_WORDS.has(word);
+
 const ARABIC_PREFIXES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال'];
 const ARABIC_SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه', 'ه', 'ي'];
 const ARABIC_LETTERS = /^[\u0621-\u064a]+$/;

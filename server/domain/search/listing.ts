@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../db/index.ts';
 import { type AdCard, cardsByIds } from '../ads/cards.ts';
 import { attributeLabel } from '../catalog.ts';
 import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
+import type { CategoryChip } from './chips.ts';
 import { filterableAttributes, type ResolvedQuery, searchAds } from './service.ts';
 
 export interface FilterAttribute {
@@ -50,6 +51,8 @@ export interface Listing {
   base: string;
   filtered: boolean;
   categoryIds: number[];
+  /** With text: the categories the query names, as chips that narrow it (./chips.ts). */
+  namedCategories: CategoryChip[];
 }
 
 const named = (x: Named): Named => ({ slug: x.slug, name_ar: x.name_ar, name_en: x.name_en });
@@ -105,5 +108,6 @@ export async function buildListing(
     base,
     filtered: hasFilters(resolved.query),
     categoryIds: found.categoryIds,
+    namedCategories: found.namedCategories,
   };
 }

@@ -30,6 +30,7 @@ import {
 } from './ad-index.ts';
 import { queryWords, stem, type TextTerms, textTerms, Vocabulary } from './analyzer.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type SnapAttribute } from './catalogue.ts';
+import { type CategoryChip, categoryChips } from './chips.ts';
 import { normalizeText, searchTerms } from './normalize.ts';
 import { TextCache } from './text-cache.ts';
 
@@ -157,6 +158,8 @@ export interface SearchResult {
   };
   /** Leaf categories the results may come from (cache tags). */
   categoryIds: number[];
+  /** With text (and facets): the categories the query names that hold results, as chips (./chips.ts). */
+  namedCategories: CategoryChip[];
 }
 
 /** The attributes a query can filter on: those of its category's chain, or of its taxonomy. */
@@ -320,6 +323,15 @@ class SearchEngine {
     });
     await this.#checking;
     return (await this.#index?.value) ?? index;
+  }
+
+  /**
+   * The index as built or last caught up, without catching up now (the first call waits for the
+   * first build): for answers a few seconds behind may be, such as the counts of suggestions.
+   */
+  current(): Promise<AdIndex> {
+    this.#index ??= this.#build();
+    return this.#index.value;
   }
 
   #build() {
@@ -723,8 +735,9 @@ export function rankIndex(
   const page = options.page ?? 1;
   const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now, options.featured);
   const best = new TopK(page * pageSize, index.id);
-  const named = q.sort === 'relevance' && text?.terms ? namedCategories(catalogue, text.terms) : null;
-  const key = new SortKey(index, q.sort, text?.scores ?? null, named);
+  const wantChips = options.facets !== false && text?.terms !== undefined && text.terms.length > 0;
+  const named = (q.sort === 'relevance' || wantChips) && text?.terms ? namedCategories(catalogue, text.terms) : null;
+  const key = new SortKey(index, q.sort, text?.scores ?? null, q.sort === 'relevance' ? named : null);
   const wantFacets = options.facets !== false;
   const cityCounts = new Uint32Array(catalogue.citySpan);
   const areaCounts = new Uint32Array(catalogue.areaSpan);
@@ -819,6 +832,7 @@ export function rankIndex(
           : [],
     },
     categoryIds: scopeIds,
+    namedCategories: wantChips && named ? categoryChips(catalogue, named, categoryCounts, resolved.categoryId) : [],
   };
 }
 
