@@ -93,7 +93,7 @@ describe('the owner’s edit of a live ad', () => {
     const bad = await owner.post('/en/profile/posts', { id: 'abc', intent: 'withdraw-change' });
     expect(bad.status).toBe(422);
     const done = await owner.post('/en/profile/posts', { id: String(ad.id), intent: 'withdraw-change' });
-    expect(done.headers.get('location')).toBe('/en/profile/posts?done=withdraw-change');
+    expect(done.headers.get('location')).toBe('/en/profile/posts');
     expect(pendingChange(ad.id)).toBeNull();
     expect(title(ad.id)).toBe(`Toyota Corolla withdrawn ${RUN}`);
     // Nothing left to withdraw: the same 404 as a missing ad.

@@ -78,10 +78,15 @@ describe('my ads', () => {
     const stranger = await seller();
     expect((await stranger.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' })).status).toBe(404);
     expect(status(ad.id)).toBe('published');
-    const sold = await b.post('/en/profile/posts?status=active', { id: String(ad.id), intent: 'mark-sold' });
-    expect(sold.headers.get('location')).toBe('/en/profile/posts?status=active&done=mark-sold');
+    const sold = await b.post('/en/profile/posts?status=active', {
+      id: String(ad.id),
+      intent: 'mark-sold',
+      confirmed: '1',
+    });
+    expect(sold.headers.get('location')).toBe('/en/profile/posts?status=active');
+    expect(await (await b.get('/en/profile/posts?status=active')).text()).toContain('Marked as sold.');
     expect(await (await b.get('/en/profile/posts?status=sold')).text()).toContain('Toyota Yaris 2019 city car');
-    await b.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' });
+    await b.post('/en/profile/posts', { id: String(ad.id), intent: 'delete', confirmed: '1' });
     expect(status(ad.id)).toBe('deleted');
     expect((await b.get(ad.own)).status).toBe(404);
   });
