@@ -10,8 +10,8 @@ export const TOAST_MS = 6000;
 /**
  * The flash message of a completed action (app/lib/flash.server.ts) as a polite status region. The
  * server renders it as it is; once the page runs it becomes a toast with a dismiss button that
- * leaves after TOAST_MS (not while pointed at or focused). The region is always there, so screen
- * readers announce a message that arrives after a client-side navigation.
+ * leaves after TOAST_MS (not while pointed at or focused). The live region is always there, so
+ * screen readers announce a message that arrives after a client-side navigation.
  */
 export function FlashToast({ flash }: { flash: { id: string; text: string } | null }) {
   const { t } = useT();
@@ -46,7 +46,9 @@ export function FlashToast({ flash }: { flash: { id: string; text: string } | nu
   }, [enhanced, id, held]);
   const shown = flash && closed !== flash.id ? flash : null;
   return (
-    <div role="status" aria-live="polite" className={classes.region}>
+    // Polite and live while empty (so a message that arrives later is announced); a status only
+    // while it holds one.
+    <div role={shown ? 'status' : undefined} aria-live="polite" className={classes.region}>
       {shown ? (
         <div
           key={shown.id}

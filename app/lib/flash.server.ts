@@ -16,6 +16,7 @@ export const FLASH_MESSAGES = {
   'ad-deleted': 'ads:mine.done.delete',
   'change-withdrawn': 'ads:mine.done.withdraw-change',
   'signed-out': 'auth:flash.signed-out',
+  'phone-verified': 'auth:phone.done',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

@@ -315,11 +315,6 @@ export function PhoneSection({ settings }: { settings: Settings }) {
   const verify = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: to('/profile') })}`;
   return (
     <Section id="phone" title={t('sections.phone')}>
-      {params.get('phone-verified') === '1' ? (
-        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status">
-          {t('saved.phone')}
-        </Alert>
-      ) : null}
       {settings.phone ? (
         <Group gap="xs">
           <Text>
