@@ -4,13 +4,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useT } from '~/i18n/use-t.ts';
 import classes from './flash-toast.module.css';
 
-/** How long a toast stays when nobody points at it or focuses it. */
-export const TOAST_MS = 6000;
+/** How long a toast stays when nobody points at it or focuses it: longer for longer messages. */
+export const toastMs = (text: string) => Math.min(15_000, 4000 + text.length * 60);
 
 /**
  * The flash message of a completed action (app/lib/flash.server.ts) as a polite status region. The
  * server renders it as it is; once the page runs it becomes a toast with a dismiss button that
- * leaves after TOAST_MS (not while pointed at or focused). The live region is always there, so
+ * leaves after `toastMs` (not while pointed at or focused). The live region is always there, so
  * screen readers announce a message that arrives after a client-side navigation.
  */
 export function FlashToast({ flash }: { flash: { id: string; text: string } | null }) {
@@ -21,6 +21,7 @@ export function FlashToast({ flash }: { flash: { id: string; text: string } | nu
   const toast = useRef<HTMLDivElement>(null);
   useEffect(() => setEnhanced(true), []);
   const id = flash?.id;
+  const ms = toastMs(flash?.text ?? '');
   // Held while pointed at or focused (the dismiss button), so it can be read to the end.
   useEffect(() => {
     setHeld(false);
@@ -41,9 +42,9 @@ export function FlashToast({ flash }: { flash: { id: string; text: string } | nu
   }, [id]);
   useEffect(() => {
     if (!enhanced || !id || held) return;
-    const timer = setTimeout(() => setClosed(id), TOAST_MS);
+    const timer = setTimeout(() => setClosed(id), ms);
     return () => clearTimeout(timer);
-  }, [enhanced, id, held]);
+  }, [enhanced, id, held, ms]);
   const shown = flash && closed !== flash.id ? flash : null;
   return (
     // Polite and live while empty (so a message that arrives later is announced); a status only

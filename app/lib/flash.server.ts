@@ -17,6 +17,21 @@ export const FLASH_MESSAGES = {
   'change-withdrawn': 'ads:mine.done.withdraw-change',
   'signed-out': 'auth:flash.signed-out',
   'phone-verified': 'auth:phone.done',
+  // The edit and repost pages, back on the own-ad page.
+  edited: 'ads:mine.done.edited',
+  'edited-review': 'ads:mine.done.edited-review',
+  'edited-change': 'ads:mine.done.edited-change',
+  unchanged: 'ads:mine.done.unchanged',
+  renewed: 'ads:mine.done.renewed',
+  bumped: 'ads:mine.done.bumped',
+  // The sections of the profile settings.
+  'saved-profile': 'profile:saved.profile',
+  'saved-avatar': 'profile:saved.avatar',
+  'saved-avatar-removed': 'profile:saved.avatar-removed',
+  'saved-email': 'profile:saved.email',
+  'saved-password': 'profile:saved.password',
+  'saved-password-set': 'profile:saved.password-set',
+  'saved-notifications': 'profile:saved.notifications',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 
