@@ -320,9 +320,7 @@ describe('email', () => {
     const res = await b.post('/en/profile', { intent: 'email', email: next.toUpperCase() });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/en/profile#email');
-    expect(await (await b.get('/en/profile')).text()).toContain(
-      'We have sent a confirmation link to the new address.',
-    );
+    expect(await (await b.get('/en/profile')).text()).toContain('We have sent a confirmation link to the new address.');
     const mail = await waitForMail(mailDir, next, /Confirm your new email address/);
     expect(mail.body).toContain('your account keeps its old address until you do');
     expect((await b.whoami()).user?.email).toBe(email);
