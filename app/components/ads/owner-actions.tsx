@@ -1,10 +1,12 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Form, Link, useSubmit } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+
+const ConfirmMoveDialog = lazy(() => import('./confirm-move-dialog.tsx'));
 
 interface OwnedAd {
   id: number;
@@ -115,28 +117,11 @@ export function OwnerAdActions({
       {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
-      <Modal
-        opened={asking !== null}
-        onClose={() => setAsking(null)}
-        title={asking ? t(`mine.confirm.${asking}-title`) : ''}
-        centered
-        radius="lg"
-        closeButtonProps={{ 'aria-label': t('mine.confirm.cancel'), size: 44 }}
-      >
-        {asking ? (
-          <Stack gap="md">
-            <Text size="sm">{t(`mine.confirm.${asking}-body`)}</Text>
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" radius="xl" mih={44} onClick={() => setAsking(null)}>
-                {t('mine.confirm.cancel')}
-              </Button>
-              <Button color={asking === 'delete' ? 'red' : 'brand'} radius="xl" mih={44} onClick={confirmed}>
-                {t(`mine.confirm.${asking}`)}
-              </Button>
-            </Group>
-          </Stack>
-        ) : null}
-      </Modal>
+      {asking ? (
+        <Suspense fallback={null}>
+          <ConfirmMoveDialog intent={asking} onCancel={() => setAsking(null)} onConfirm={confirmed} />
+        </Suspense>
+      ) : null}
     </Layout>
   );
 }
