@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
-import { data, Form, Link, useNavigate } from 'react-router';
+import { data, Form, Link, useLocation, useNavigate } from 'react-router';
 import { adPath, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -221,6 +221,8 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
 function ConfirmMove({ id, intent, title }: { id: number; intent: 'mark-sold' | 'delete'; title: string }) {
   const { t } = useT('ads');
   const { to } = useLocale();
+  // Back to the tab the member was on.
+  const { search } = useLocation();
   return (
     <Alert color={intent === 'delete' ? 'red' : 'brand'} role="alert" title={t(`mine.confirm.${intent}-title`)}>
       <Stack gap="sm">
@@ -237,7 +239,7 @@ function ConfirmMove({ id, intent, title }: { id: number; intent: 'mark-sold' | 
               {t(`mine.confirm.${intent}`)}
             </Button>
           </Form>
-          <Button component={Link} to={to('/profile/posts')} variant="default" radius="xl" mih={44}>
+          <Button component={Link} to={`${to('/profile/posts')}${search}`} variant="default" radius="xl" mih={44}>
             {t('mine.confirm.cancel')}
           </Button>
         </Group>
