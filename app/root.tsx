@@ -7,37 +7,67 @@ import latinFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.
 import arabicFont from '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2?url';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches } from 'react-router';
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteLoaderData,
+} from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
+import { FlashToast } from '~/components/flash-toast.tsx';
 import { PageLoadBar } from '~/components/progress-bar.tsx';
 import { VersionWatcher } from '~/components/version-watcher.tsx';
 import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
 import { colorModeManager, colorModeScript, forcedColorMode } from '~/lib/color-mode.ts';
+import { CLEAR_FLASH, hasFlashCookie, readFlash } from '~/lib/flash.server.ts';
 import { useNonce } from '~/lib/nonce.tsx';
 import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
 
+/**
+ * A request that carries a flash message (app/lib/flash.server.ts) gets a private answer: the
+ * message is this visitor's, no shared cache may keep the page it is shown on.
+ */
+const privateWithFlash: Route.MiddlewareFunction = async ({ request }, next) => {
+  if (!hasFlashCookie(request)) return next();
+  const response = await next();
+  if (response instanceof Response) response.headers.set('Cache-Control', 'private, no-store');
+  return response;
+};
+
 /** Before any loader or action of any page. */
-export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableBody];
+export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableBody, privateWithFlash];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { config } = services(context);
   const locale = localeOfPath(url.pathname);
-  return {
-    locale,
-    origin: config.appUrl ?? url.origin,
-    mapTileUrl: config.mapTileUrl,
-    siteTitle: tFor(request)('common:site-title'),
-    user: await currentUser(request, context).then((u) => (u ? { name: u.name, image: u.image } : null)),
-    errorTitles: {
-      notFound: tFor(request)('errors:page-not-found'),
-      forbidden: tFor(request)('errors:forbidden'),
-      other: tFor(request)('errors:internal-server-error'),
+  // A completed action's message, shown once: read here, cleared in the same answer.
+  const flash = readFlash(request);
+  const headers: HeadersInit = hasFlashCookie(request) ? { 'Set-Cookie': CLEAR_FLASH } : {};
+  return data(
+    {
+      flash,
+      locale,
+      origin: config.appUrl ?? url.origin,
+      mapTileUrl: config.mapTileUrl,
+      siteTitle: tFor(request)('common:site-title'),
+      user: await currentUser(request, context).then((u) => (u ? { name: u.name, image: u.image } : null)),
+      errorTitles: {
+        notFound: tFor(request)('errors:page-not-found'),
+        forbidden: tFor(request)('errors:forbidden'),
+        other: tFor(request)('errors:internal-server-error'),
+      },
     },
-  };
+    { headers },
+  );
 }
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +84,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const locale = localeOfPath(pathname);
   const nonce = useNonce();
   const forced = forcedColorMode(useMatches().map((m) => m.handle));
+  const flash = useRouteLoaderData<typeof loader>('root')?.flash ?? null;
   return (
     <html
       lang={localeTags[locale]}
@@ -96,6 +127,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <PageLoadBar />
             <VersionWatcher />
             {children}
+            <FlashToast flash={flash} />
           </MantineProvider>
         </DirectionProvider>
         <ScrollRestoration nonce={nonce} />

@@ -10,6 +10,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { localeOfPath } from '../app/i18n/config.ts';
 import { i18nFor } from '../app/i18n/resources.server.ts';
+import { FLASH_COOKIE } from '../app/lib/page-cache.ts';
 import { createAuth } from './auth/index.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type AppServices, type BuildInfo, requestContext, servicesContext } from './context.ts';
@@ -257,6 +258,7 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
     const pageCache = createPageCache({
       ttlMs: config.pageCacheMs,
       sessionCookie: 'souq.session_token',
+      passCookies: [FLASH_COOKIE],
       countView: async (adId, req) => {
         // Cached pages are anonymous visitors' pages of published ads.
         const ad = { id: adId, status: 'published' as const, sellerId: null };

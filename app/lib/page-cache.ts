@@ -5,6 +5,8 @@ import type { HeadersArgs } from 'react-router';
 import { actionHeaders } from './action-headers.ts';
 
 export const CACHE_TAGS_HEADER = 'x-souq-cache-tags';
+/** The flash message of a completed action (app/lib/flash.server.ts): a request with it is personal. */
+export const FLASH_COOKIE = 'souq.flash';
 /** An ad page names its ad, so a view is counted when the page comes from the cache. */
 export const COUNT_VIEW_HEADER = 'x-souq-count-view';
 /**

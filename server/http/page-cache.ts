@@ -1,7 +1,7 @@
 // A small in-memory cache of rendered pages for anonymous visitors (ADR 0007; the ad page must
 // serve 300 requests/s: docs/performance.md). Pages opt in: only a 200 answer whose Cache-Control
 // says `public` and that sets no cookie is kept, keyed by host and URL (the locale is in the path).
-// Requests carrying a session cookie never see a cached page. Each kept page has tags
+// Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
 // with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
 // cluster are not told of changes).
@@ -45,6 +45,12 @@ export interface PageCacheOptions {
   maxBytes?: number;
   /** The session cookie's name prefix: a request with it is a member's and passes by. */
   sessionCookie: string;
+  /**
+   * Cookies that make a page personal for this one request (the flash message of a completed
+   * action: app/lib/flash.server.ts): a request with one passes by, so its message is shown and
+   * never stored.
+   */
+  passCookies?: string[];
   /** Counts the view of an ad page served from the cache (bots are the caller's to skip). */
   countView?: (adId: number, req: Request) => Promise<void>;
 }
@@ -190,7 +196,8 @@ export function createPageCache(options: PageCacheOptions) {
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.endsWith('.data')) return next();
-    if ((req.headers.cookie ?? '').includes(options.sessionCookie)) return next();
+    const cookies = req.headers.cookie ?? '';
+    if ([options.sessionCookie, ...(options.passCookies ?? [])].some((name) => cookies.includes(name))) return next();
     const key = `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`;
     const nonce = res.locals.nonce as string | undefined;
     // `Cache-Control: no-cache` from the client (a forced reload) asks for a fresh render, which is

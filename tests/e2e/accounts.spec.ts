@@ -29,7 +29,8 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.getByRole('button', { name: 'Create account' }).click();
   // Nobody is signed in yet: the page says where the link went (the same for a taken address).
   await expect(page).toHaveURL(/\/en\/account\/email-verification\?registered=/);
-  await expect(page.getByRole('status')).toContainText(`We have sent a link to ${email}`);
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await expect(page.getByText(`We have sent a link to ${email}`)).toBeVisible();
   await expectAccessible(page);
 
   // The confirmation link arrives by mail.

@@ -136,7 +136,9 @@ test('post with two photos → approve → visible in both languages → edit �
 
   // Sold: off the active tab, shown as sold on its page.
   await page.getByRole('button', { name: 'Mark as sold' }).click();
-  await expect(page.getByText('Marked as sold.')).toBeVisible();
+  const confirm = page.getByRole('dialog', { name: 'Mark this ad as sold?' });
+  await confirm.getByRole('button', { name: 'Yes, mark as sold' }).click();
+  await expect(page.getByTestId('flash')).toContainText('Marked as sold.');
   await open(page, adUrl);
   await expect(page.getByText('The seller has marked this item as sold.')).toBeVisible();
 });

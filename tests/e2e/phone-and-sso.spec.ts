@@ -27,7 +27,8 @@ test('sign up with a phone number, confirm it with the SMS code, log out and in 
   await expect(page.getByText('يجب أن يتكون حقل الرمز من ٦ أرقام')).toBeVisible();
   await page.getByLabel('الرمز المكوّن من ٦ أرقام').fill(codeOf(sms));
   await page.getByRole('button', { name: 'تأكيد' }).click();
-  await expect(page).toHaveURL(/\/\?phone-verified=1$/);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('flash')).toContainText('تم تأكيد رقم هاتفك.');
 
   await page.getByRole('button', { name: 'تسجيل الخروج' }).click();
   await expect(page.getByRole('link', { name: 'تسجيل الدخول' })).toBeVisible();

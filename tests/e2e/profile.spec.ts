@@ -28,8 +28,8 @@ test('profile settings: change the name, accessible in light and dark, in both l
   await expect(page.getByText('The name field must be at least 2 characters')).toBeVisible();
   await name.fill('Salem (e2e)');
   await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your profile has been saved.' })).toBeVisible();
-  await expect(page).toHaveURL(/\/en\/profile\?saved=profile#profile$/);
+  await expect(page.getByTestId('flash')).toContainText('Your profile has been saved.');
+  await expect(page).toHaveURL(/\/en\/profile#profile$/);
   await expect(name).toHaveValue('Salem (e2e)');
 
   await inColorMode(page, 'light');

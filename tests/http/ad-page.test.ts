@@ -137,7 +137,9 @@ describe('the ad page', () => {
     expect((await stranger.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(404);
     expect((await browser().post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(302);
     expect(adStatus(ad.id)).toBe('published');
-    expect((await owner.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(302);
+    expect(
+      (await owner.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold', confirmed: '1' })).status,
+    ).toBe(302);
     expect(adStatus(ad.id)).toBe('sold');
     const sold = await (await browser().get(ad.url)).text();
     expect(sold).toContain('The seller has marked this item as sold.');

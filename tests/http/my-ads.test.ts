@@ -78,10 +78,15 @@ describe('my ads', () => {
     const stranger = await seller();
     expect((await stranger.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' })).status).toBe(404);
     expect(status(ad.id)).toBe('published');
-    const sold = await b.post('/en/profile/posts?status=active', { id: String(ad.id), intent: 'mark-sold' });
-    expect(sold.headers.get('location')).toBe('/en/profile/posts?status=active&done=mark-sold');
+    const sold = await b.post('/en/profile/posts?status=active', {
+      id: String(ad.id),
+      intent: 'mark-sold',
+      confirmed: '1',
+    });
+    expect(sold.headers.get('location')).toBe('/en/profile/posts?status=active');
+    expect(await (await b.get('/en/profile/posts?status=active')).text()).toContain('Marked as sold.');
     expect(await (await b.get('/en/profile/posts?status=sold')).text()).toContain('Toyota Yaris 2019 city car');
-    await b.post('/en/profile/posts', { id: String(ad.id), intent: 'delete' });
+    await b.post('/en/profile/posts', { id: String(ad.id), intent: 'delete', confirmed: '1' });
     expect(status(ad.id)).toBe('deleted');
     expect((await b.get(ad.own)).status).toBe(404);
   });
@@ -98,8 +103,8 @@ describe('my ads', () => {
     expect((await (await seller()).get(`${ad.own}/repost`)).status).toBe(404);
     expect((await (await seller()).post(`${ad.own}/repost`, {})).status).toBe(404);
     const bumped = await b.post(`${ad.own}/repost`, {});
-    expect(bumped.headers.get('location')).toBe(`${ad.own}?done=bumped`);
-    expect(await (await b.get(`${ad.own}?done=bumped`)).text()).toContain('Done: your ad is back at the top.');
+    expect(bumped.headers.get('location')).toBe(ad.own);
+    expect(await (await b.get(ad.own)).text()).toContain('Done: your ad is back at the top.');
     const later = await (await b.get(`${ad.own}/repost`)).text();
     expect(later).toContain('You can repost this ad again in 7 days.');
     expect(later).toContain('Next possible on');
@@ -118,7 +123,7 @@ describe('my ads', () => {
     expect(page).toContain('Renew your ad');
     expect(page).toContain('It takes one of your 5 active ad places; you have 0 active now.');
     const renewed = await b.post(`${ad.own}/repost`, {});
-    expect(renewed.headers.get('location')).toBe(`${ad.own}?done=renewed`);
+    expect(renewed.headers.get('location')).toBe(ad.own);
     expect(status(ad.id)).toBe('published');
   });
 
@@ -152,12 +157,12 @@ describe('my ads', () => {
       `${ad.own}/edit`,
       toyotaForm('Toyota Corolla 2015 for a family', { 'attrs.year': '2016', contact_whatsapp: 'on' }),
     );
-    expect(details.headers.get('location')).toBe(`${ad.own}?done=edited`);
+    expect(details.headers.get('location')).toBe(ad.own);
     expect(status(ad.id)).toBe('published');
 
     // A new title waits for review as a pending change: the ad, its slug and its URL stay as approved.
     const titled = await b.post(`${ad.own}/edit`, toyotaForm('Toyota Corolla 2016 low mileage'));
-    expect(titled.headers.get('location')).toBe(`${ad.own}?done=edited-change`);
+    expect(titled.headers.get('location')).toBe(ad.own);
     expect(status(ad.id)).toBe('published');
     expect(adRef(ad.id).slug).toBe(ad.slug);
     const revision = sql<{ changes: string }>(

@@ -176,7 +176,9 @@ describe('the page cache', () => {
     expect(listing.headers.get('x-page-cache')).toBe('hit');
     expect(await listing.text()).toContain('Toyota Corolla 2015 soon sold');
 
-    expect((await ad.owner.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold' })).status).toBe(302);
+    expect(
+      (await ad.owner.post('/en/profile/posts', { id: String(ad.id), intent: 'mark-sold', confirmed: '1' })).status,
+    ).toBe(302);
     const page = await visitor().get(ad.url);
     expect(page.headers.get('x-page-cache')).toBeNull();
     expect(await page.text()).toContain('The seller has marked this item as sold.');
@@ -188,5 +190,32 @@ describe('the page cache', () => {
     // Information pages are shared too.
     await (await visitor().get('/en/faq')).text();
     expect((await visitor().get('/en/faq')).headers.get('x-page-cache')).toBe('hit');
+  });
+
+  it('never serves, nor keeps, a page with someone’s flash message', async () => {
+    await (await visitor().get('/en/about')).text();
+    expect((await visitor().get('/en/about')).headers.get('x-page-cache')).toBe('hit');
+    // Signed out just now: the message is theirs, rendered afresh and kept by no cache.
+    const member = await signIn('user@souq.test');
+    const out = await member.post('/en/logout', {});
+    expect(out.status).toBe(302);
+    const flashed = await member.get('/en/about');
+    expect(flashed.headers.get('x-page-cache')).toBeNull();
+    expect(flashed.headers.get('cache-control')).toBe('private, no-store');
+    expect(await flashed.text()).toContain('You are logged out.');
+    // The next visitors get the shared copy, without it.
+    const shared = await visitor().get('/en/about');
+    expect(shared.headers.get('x-page-cache')).toBe('hit');
+    expect(await shared.text()).not.toContain('You are logged out.');
+    // A fresh render for a visitor with a flash is not stored either.
+    const forced = visitor();
+    forced.jar.set('souq.flash', 'signed-out');
+    const fresh = await fetch(`${server.url}/en/privacy`, {
+      headers: { 'user-agent': BROWSER_UA, cookie: forced.cookieHeader(), 'cache-control': 'no-cache' },
+    });
+    expect(await fresh.text()).toContain('You are logged out.');
+    const after = await visitor().get('/en/privacy');
+    expect(after.headers.get('x-page-cache')).toBeNull();
+    expect(await after.text()).not.toContain('You are logged out.');
   });
 });

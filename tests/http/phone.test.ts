@@ -68,7 +68,8 @@ describe('sign-up by phone', () => {
       redirect: '/en/faq',
     });
     expect(ok.status).toBe(302);
-    expect(ok.headers.get('location')).toBe('/en/faq?phone-verified=1');
+    expect(ok.headers.get('location')).toBe('/en/faq');
+    expect(await (await b.get('/en/faq')).text()).toContain('Your phone number is confirmed.');
     expect((await b.whoami()).user).toMatchObject({ phone: phone.e164 });
 
     // The code is spent.

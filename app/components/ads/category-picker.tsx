@@ -1,7 +1,8 @@
-import { Anchor, Loader, NavLink, Stack } from '@mantine/core';
+import { Anchor, NavLink, Skeleton, Stack, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 export interface PickerCategory {
@@ -42,6 +43,20 @@ export function CategoryPicker({ base, categories }: { base: string; categories:
   );
 }
 
+/** The next level's rows while they load: as many as the category has children, at most four. */
+function PickerSkeleton({ count }: { count: number }) {
+  const { t } = useT('ads');
+  return (
+    <Stack gap={2} py={4} aria-busy="true" data-testid="picker-skeleton">
+      <VisuallyHidden>{t('place.loading-categories')}</VisuallyHidden>
+      {Array.from({ length: Math.min(4, Math.max(1, count)) }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have nothing else
+        <Skeleton key={i} h={44} radius="sm" aria-hidden />
+      ))}
+    </Stack>
+  );
+}
+
 function PickerItem({ base, category }: { base: string; category: PickerCategory }) {
   const { locale, name } = useLocale();
   const [open, setOpen] = useState(false);
@@ -67,8 +82,13 @@ function PickerItem({ base, category }: { base: string; category: PickerCategory
           setOpen(!open);
         }}
         childrenOffset={0}
-        rightSection={open && children === null ? <Loader size="xs" /> : <Chevron size={16} aria-hidden />}
+        rightSection={<Chevron size={16} aria-hidden />}
       />
+      {open && children === null ? (
+        <div style={{ paddingInlineStart: 'var(--mantine-spacing-md)' }}>
+          <PickerSkeleton count={category.children_count} />
+        </div>
+      ) : null}
       {open && children ? (
         <div style={{ paddingInlineStart: 'var(--mantine-spacing-md)' }}>
           {children.length ? (

@@ -1,9 +1,12 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { Form, Link } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Form, Link, useSubmit } from 'react-router';
 import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+
+const ConfirmMoveDialog = lazy(() => import('./confirm-move-dialog.tsx'));
 
 interface OwnedAd {
   id: number;
@@ -22,8 +25,9 @@ interface OwnedAd {
 
 /**
  * The owner's actions on one of their ads (docs/product-notes.md, "Owner actions"): edit and repost
- * open their own pages; mark sold, delete and withdrawing a pending change post to `/profile/posts` (delete asks first when
- * JavaScript runs).
+ * open their own pages; mark sold, delete and withdrawing a pending change post to `/profile/posts`.
+ * Marking sold and deleting ask first: in a dialog when JavaScript runs, else on the page the form
+ * posts to (the server refuses them without `confirmed`).
  * `stacked` lays them out full-width, for the ad page's side card; `inList` posts to the page itself
  * (`/profile/posts` with its tab), so the member stays on the tab they were on.
  */
@@ -41,12 +45,22 @@ export function OwnerAdActions({
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
   const size = 'sm';
   const Layout = stacked ? Stack : Group;
+  const submit = useSubmit();
+  const [asking, setAsking] = useState<'mark-sold' | 'delete' | null>(null);
+  const action = inList ? undefined : to('/profile/posts');
+  const confirmed = () => {
+    if (!asking) return;
+    submit({ id: String(ad.id), intent: asking, confirmed: '1' }, { method: 'post', action });
+    setAsking(null);
+  };
   const post = (intent: 'mark-sold' | 'delete' | 'withdraw-change', label: string, danger = false) => (
     <Form
       method="post"
-      action={inList ? undefined : to('/profile/posts')}
+      action={action}
       onSubmit={(event) => {
-        if (danger && !window.confirm(t('mine.delete-confirm'))) event.preventDefault();
+        if (intent === 'withdraw-change') return;
+        event.preventDefault();
+        setAsking(intent);
       }}
     >
       <input type="hidden" name="id" value={ad.id} />
@@ -103,6 +117,11 @@ export function OwnerAdActions({
       {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
       {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
+      {asking ? (
+        <Suspense fallback={null}>
+          <ConfirmMoveDialog intent={asking} onCancel={() => setAsking(null)} onConfirm={confirmed} />
+        </Suspense>
+      ) : null}
     </Layout>
   );
 }

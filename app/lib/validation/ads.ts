@@ -26,7 +26,11 @@ export const REPORT_REASONS = [
 export const ownAdMoveSchema = z.object({
   id: ID_PARAMETER,
   intent: z.enum(['mark-sold', 'delete', 'withdraw-change']),
+  /** Marking sold and deleting need it: without it the page asks first (docs/product/ads.md). */
+  confirmed: z.literal('1').optional(),
 });
+/** The owner's moves that ask "are you sure?" first. */
+export const CONFIRMED_MOVES = ['mark-sold', 'delete'] as const;
 
 /** The report form of the ad page: a reason from the list and an optional note. */
 export const REPORT_NOTE_MAX = 1000;

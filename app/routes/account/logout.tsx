@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
-import { redirectWithCookies } from '~/lib/form-actions.server.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { localeOf, services } from '~/lib/route.server.ts';
 import { signOut } from '../../../server/domain/accounts.ts';
 import type { Route } from './+types/logout';
@@ -8,7 +8,7 @@ import type { Route } from './+types/logout';
 /** POST only: ends the session on the server and clears the cookie. */
 export async function action({ request, context }: Route.ActionArgs) {
   const cookies = await signOut(services(context).auth, request.headers);
-  return redirectWithCookies(localizePath('/', localeOf(request)), cookies);
+  return redirectWithFlash(localizePath('/', localeOf(request)), 'signed-out', cookies);
 }
 
 /** A GET never signs anyone out (a link or an image could trigger it). */

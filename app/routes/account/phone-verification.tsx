@@ -1,16 +1,18 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconMessageCheck } from '@tabler/icons-react';
+import { IconCircleCheck, IconMessageCheck } from '@tabler/icons-react';
 import { Form, Link, redirect, useSearchParams } from 'react-router';
 import { CodeField, FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { accountNotices, afterAuthTarget, authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
+import { useLocale } from '~/lib/use-locale.ts';
 import { sendPhoneCodeSchema, verifyPhoneSchema } from '~/lib/validation/accounts.ts';
 import { PHONE_PATTERN } from '~/lib/validation/rules.ts';
 import { sendPhoneCode, verifyPhone } from '../../../server/domain/accounts.ts';
@@ -47,9 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       verifyPhoneSchema,
       async (value) => {
         await verifyPhone(auth, db(context), value, authMeta(request, context));
-        const target = new URL(redirectTo, 'http://x');
-        target.searchParams.set('phone-verified', '1');
-        return redirect(target.pathname + target.search);
+        return redirectWithFlash(redirectTo, 'phone-verified');
       },
       { hideFields: ['code'] },
     );
@@ -65,6 +65,7 @@ export const headers = actionHeaders;
 
 export default function PhoneVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('auth');
+  const { to } = useLocale();
   const [params] = useSearchParams();
   const fieldError = useFieldError();
   const phone = params.get('phone') ?? '';
@@ -87,9 +88,17 @@ export default function PhoneVerificationPage({ loaderData, actionData }: Route.
         {t('phone.title')}
       </Title>
       {loaderData.currentPhone && !codeStep ? (
-        <Text c="dimmed">
-          {t('phone.current')} <bdi dir="ltr">{loaderData.currentPhone}</bdi>
-        </Text>
+        // Already confirmed: says so and leads on; the form below changes the number.
+        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} title={t('phone.confirmed-title')}>
+          <Stack gap="xs">
+            <Text size="sm">
+              {t('phone.current')} <bdi dir="ltr">{loaderData.currentPhone}</bdi>
+            </Text>
+            <Anchor component={Link} to={redirectTo || to('/profile')} fw={600} py={10} c="inherit" underline="always">
+              {t('phone.go-on')}
+            </Anchor>
+          </Stack>
+        </Alert>
       ) : null}
       <FormError code={formError} />
       {codeStep ? (

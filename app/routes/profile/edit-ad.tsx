@@ -1,12 +1,12 @@
 import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
-import { redirect } from 'react-router';
 import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { StatusBadge } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -75,7 +75,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : edited.status === 'pending'
             ? 'edited-review'
             : 'edited';
-    return redirect(`${encodeURI(target)}?done=${done}`);
+    return redirectWithFlash(encodeURI(target), done);
   });
 }
 

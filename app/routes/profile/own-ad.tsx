@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
@@ -29,17 +29,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = routeMeta;
 
-/** What the edit and repost pages report back with `?done=`. */
-const OWN_AD_DONE = ['edited', 'edited-review', 'edited-change', 'unchanged', 'renewed', 'bumped'] as const;
-
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('ads');
   const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();
   const { ad } = loaderData;
-  const [params] = useSearchParams();
-  const done = OWN_AD_DONE.find((d) => d === params.get('done'));
   const tag = localeTags[locale];
   const when = (iso: string) => dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const day = (d: string) => dateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date(`${d}T00:00:00Z`));
@@ -58,11 +53,6 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
       <Text fw={700} c="brand">
         {price(ad)}
       </Text>
-      {done ? (
-        <Alert color="brand" role="status">
-          {t(`mine.done.${done}`)}
-        </Alert>
-      ) : null}
       {ad.pending_change ? (
         <Alert color="yellow" role="status" title={t('mine.change-pending')}>
           {t('mine.change-pending-hint')}

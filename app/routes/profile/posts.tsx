@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconEye, IconHeart, IconPhone, IconPhoto } from '@tabler/icons-react';
-import { Link, redirect, useNavigate, useSearchParams } from 'react-router';
+import { data, Form, Link, useLocation, useNavigate } from 'react-router';
 import { adPath, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -8,16 +8,17 @@ import { FormError } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { type FlashCode, redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
 import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
-import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { ownAdMoveSchema } from '~/lib/validation/ads.ts';
+import { CONFIRMED_MOVES, ownAdMoveSchema } from '~/lib/validation/ads.ts';
 import { withdrawAdChange } from '../../../server/domain/ads/changes.ts';
 import { moveAd } from '../../../server/domain/ads/status.ts';
 import { findOwnAd, listOwnAds, ownAdCounts } from '../../../server/domain/owner-ads.ts';
@@ -44,6 +45,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { tab, counts, ads, placed, meta: { title: t('ads:mine.title'), noindex: true } };
 }
 
+const DONE: Record<'mark-sold' | 'delete' | 'withdraw-change', FlashCode> = {
+  'mark-sold': 'ad-sold',
+  delete: 'ad-deleted',
+  'withdraw-change': 'change-withdrawn',
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const actor = { id: user.id, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' };
@@ -51,12 +58,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   return formAction(
     await request.formData(),
     ownAdMoveSchema,
-    async ({ id, intent }) => {
+    async ({ id, intent, confirmed }) => {
+      if ((CONFIRMED_MOVES as readonly string[]).includes(intent) && !confirmed) {
+        // Without the confirmation (a form posted without JavaScript) nothing changes: the page
+        // asks first, with a form that confirms.
+        const ad = await findOwnAd(db(context), user.id, id);
+        if (!ad) throw notFound(request);
+        return data({ confirm: { id, intent: intent as (typeof CONFIRMED_MOVES)[number], title: ad.title } });
+      }
       if (intent === 'withdraw-change') await withdrawAdChange(db(context), actor, id);
       else await moveAd(db(context), actor, id, intent, { owner: user.id });
       const tab = new URL(request.url).searchParams.get('status');
-      const query = new URLSearchParams({ ...(isOwnerTab(tab) ? { status: tab } : {}), done: intent });
-      return redirect(`${localizePath('/profile/posts', localeOf(request))}?${query}`);
+      const query = isOwnerTab(tab) ? `?${new URLSearchParams({ status: tab })}` : '';
+      return redirectWithFlash(`${localizePath('/profile/posts', localeOf(request))}${query}`, DONE[intent]);
     },
     { invalid: 'bad-request' },
   );
@@ -71,9 +85,8 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   const { to, locale } = useLocale();
   const price = usePrice();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const done = params.get('done');
   const { tab, counts, ads, placed } = loaderData;
+  const confirm = actionData && 'confirm' in actionData ? actionData.confirm : null;
   const date = (iso: string | null) =>
     iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
   const tabHref = (name: OwnerTab) =>
@@ -86,11 +99,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
           {t('common:place-your-ad')}
         </Button>
       </Group>
-      {done && ['mark-sold', 'delete', 'withdraw-change'].includes(done) ? (
-        <Alert color="brand" role="status">
-          {t(`mine.done.${done}`)}
-        </Alert>
-      ) : null}
+      {confirm ? <ConfirmMove {...confirm} /> : null}
       {placed ? (
         <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status" title={t('place.placed-title')}>
           <Stack gap="xs">
@@ -106,7 +115,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
           </Stack>
         </Alert>
       ) : null}
-      <FormError code={actionData?.formError} />
+      <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Tabs value={tab} onChange={(value) => value && navigate(tabHref(value as OwnerTab))} keepMounted={false}>
         <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
           {(Object.keys(OWNER_TABS) as OwnerTab[]).map((name) => (
@@ -202,5 +211,39 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The confirmation step of marking sold or deleting when the form was posted without JavaScript
+ * (with it, the owner's actions ask in a dialog): the same post again, confirmed, or back.
+ */
+function ConfirmMove({ id, intent, title }: { id: number; intent: 'mark-sold' | 'delete'; title: string }) {
+  const { t } = useT('ads');
+  const { to } = useLocale();
+  // Back to the tab the member was on.
+  const { search } = useLocation();
+  return (
+    <Alert color={intent === 'delete' ? 'red' : 'brand'} role="alert" title={t(`mine.confirm.${intent}-title`)}>
+      <Stack gap="sm">
+        <Text dir="auto" fw={600}>
+          {title}
+        </Text>
+        <Text size="sm">{t(`mine.confirm.${intent}-body`)}</Text>
+        <Group gap="sm">
+          <Form method="post">
+            <input type="hidden" name="id" value={id} />
+            <input type="hidden" name="intent" value={intent} />
+            <input type="hidden" name="confirmed" value="1" />
+            <Button type="submit" color={intent === 'delete' ? 'red' : 'brand'} radius="xl" mih={44}>
+              {t(`mine.confirm.${intent}`)}
+            </Button>
+          </Form>
+          <Button component={Link} to={`${to('/profile/posts')}${search}`} variant="default" radius="xl" mih={44}>
+            {t('mine.confirm.cancel')}
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
   );
 }

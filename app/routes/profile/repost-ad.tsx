@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { Form, Link, redirect } from 'react-router';
+import { Form, Link } from 'react-router';
 import { z } from 'zod';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
@@ -7,6 +7,7 @@ import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
 import { localeTags, localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
@@ -43,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const info = requestInfo(context);
   return formAction(await request.formData(), z.object({}), async () => {
     const done = await repostAd(db(context), { id: user.id, ip: info.ip, userAgent: info.userAgent }, ad.id);
-    return redirect(`${encodeURI(localizePath(ownAdPath(ad), localeOf(request)))}?done=${done}`);
+    return redirectWithFlash(encodeURI(localizePath(ownAdPath(ad), localeOf(request))), done);
   });
 }
 

@@ -2,7 +2,6 @@
 // its schema in the browser (on blur, then as the member types) and again on the server.
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
 import {
-  Alert,
   Anchor,
   Avatar,
   Badge,
@@ -22,9 +21,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { FormError, PasswordField, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { locales } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -93,19 +92,6 @@ function Section({
   );
 }
 
-/** "Saved" after a redirect back with `?saved=<what>` (one of `what`). */
-function Saved({ what }: { what: string[] }) {
-  const { t } = useT('profile');
-  const [params] = useSearchParams();
-  const saved = params.get('saved');
-  if (!saved || !what.includes(saved)) return null;
-  return (
-    <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status">
-      {t(`saved.${saved}`)}
-    </Alert>
-  );
-}
-
 /** The submit button of one section: shows progress only while that section is being sent. */
 function SectionSubmit({ intent, children, color }: { intent: ProfileIntent; children: ReactNode; color?: string }) {
   const navigation = useNavigation();
@@ -141,7 +127,6 @@ export function ProfileSection({
   });
   return (
     <Section id="profile" title={t('sections.profile')} intro={t('profile.intro')}>
-      <Saved what={['profile']} />
       <FormError code={reply?.formError} />
       <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
         <Intent value="profile" />
@@ -213,7 +198,6 @@ export function AvatarSection({ settings, reply }: { settings: Settings; reply: 
   const inputId = fields.image.id;
   return (
     <Section id="avatar" title={t('sections.avatar')}>
-      <Saved what={['avatar', 'avatar-removed']} />
       <FormError code={reply?.formError} />
       <Group align="flex-start" gap="lg">
         <Avatar
@@ -269,7 +253,6 @@ export function EmailSection({ settings, reply }: { settings: Settings; reply: R
   const [form, fields] = useValidatedForm('email-form', changeEmailSchema, reply?.result);
   return (
     <Section id="email" title={t('sections.email')}>
-      <Saved what={['email']} />
       {settings.email ? (
         <Group gap="xs">
           <Text>
@@ -311,15 +294,9 @@ export function EmailSection({ settings, reply }: { settings: Settings; reply: R
 export function PhoneSection({ settings }: { settings: Settings }) {
   const { t } = useT('profile');
   const { to } = useLocale();
-  const [params] = useSearchParams();
   const verify = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: to('/profile') })}`;
   return (
     <Section id="phone" title={t('sections.phone')}>
-      {params.get('phone-verified') === '1' ? (
-        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status">
-          {t('saved.phone')}
-        </Alert>
-      ) : null}
       {settings.phone ? (
         <Group gap="xs">
           <Text>
@@ -354,7 +331,6 @@ export function PasswordSection({ settings, reply }: { settings: Settings; reply
       title={t('sections.password')}
       intro={settings.has_password ? t('password.intro') : t('password.set-intro')}
     >
-      <Saved what={['password', 'password-set']} />
       <FormError code={reply?.formError} />
       {settings.has_password ? (
         <Form method="post" {...getFormProps(changeForm)} noValidate preventScrollReset>
@@ -425,7 +401,6 @@ export function NotificationsSection({
   const reachable = { email: Boolean(settings.email), sms: Boolean(settings.phone) };
   return (
     <Section id="notifications" title={t('sections.notifications')} intro={t('notifications.intro')}>
-      <Saved what={['notifications']} />
       <FormError code={reply?.formError} />
       {reachable.email ? null : (
         <Text size="sm" c="dimmed">

@@ -1,11 +1,12 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { Avatar, Box, Button, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
-import { data, Link, redirect, redirectDocument, useLocation } from 'react-router';
+import { data, Link, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
+import { flashCookie, redirectWithFlash } from '~/lib/flash.server.ts';
 import { authMeta, formAction, redirectWithCookies } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
@@ -56,8 +57,8 @@ import {
 
 // Profile settings (docs/product-notes.md, "Profile settings"): each section is its own form posting here with a
 // hidden `intent`, validated by the section's schema on both sides. Success redirects back to the
-// section with `?saved=<what>` (a refresh never posts twice); refusals answer 422 with the
-// translated errors and change nothing.
+// section with a flash saying what was saved (app/lib/flash.server.ts; a refresh never posts
+// twice); refusals answer 422 with the translated errors and change nothing.
 
 export const middleware = guards('auth');
 
@@ -82,10 +83,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type SectionReply = SubmissionResult<string[]> & { section: ProfileIntent };
 export type ProfileActionData = { result: SectionReply; formError?: string };
 
-/** Back to the section after a success: `?saved=<what>#<section>`. */
-function backTo(request: Request, saved: string, section: string): string {
-  return `${localizePath('/profile', localeOf(request))}?saved=${saved}#${section}`;
+/** Back to the section after a success (`/profile#<section>`), saying what was saved. */
+function backTo(request: Request, saved: SavedWhat, section: string, cookies: string[] = []): Response {
+  return redirectWithFlash(`${localizePath('/profile', localeOf(request))}#${section}`, `saved-${saved}`, cookies);
 }
+type SavedWhat = 'profile' | 'avatar' | 'avatar-removed' | 'email' | 'password' | 'password-set' | 'notifications';
 
 /** A section's form (app/lib/form-actions.server.ts's one shape), its reply marked with the section. */
 function answerSection<Schema extends z.ZodType>(
@@ -127,10 +129,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         const { localeChanged } = await updateProfile(database, user.id, value);
         // A new language is also the site's: through the language switch, which remembers it.
         if (localeChanged && value.locale !== page) {
-          const target = encodeURIComponent('/profile?saved=profile');
-          return redirectDocument(`/locale/${value.locale}?redirect=${target}#profile`);
+          const target = encodeURIComponent('/profile');
+          const headers = { 'Set-Cookie': flashCookie('saved-profile') };
+          return redirectDocument(`/locale/${value.locale}?redirect=${target}#profile`, { headers });
         }
-        return redirect(backTo(request, 'profile', 'profile'));
+        return backTo(request, 'profile', 'profile');
       });
     case 'avatar':
       return answerSection(
@@ -139,19 +142,19 @@ export async function action({ request, context }: Route.ActionArgs) {
         avatarSchema,
         async ({ image }) => {
           await updateAvatar(database, createStorage(config), user.id, Buffer.from(await image.arrayBuffer()));
-          return redirect(backTo(request, 'avatar', 'avatar'));
+          return backTo(request, 'avatar', 'avatar');
         },
         ['image'],
       );
     case 'avatar-remove':
       return answerSection(intent, form, z.object({}), async () => {
         await removeAvatar(database, createStorage(config), user.id);
-        return redirect(backTo(request, 'avatar-removed', 'avatar'));
+        return backTo(request, 'avatar-removed', 'avatar');
       });
     case 'email':
       return answerSection(intent, form, changeEmailSchema, async ({ email }) => {
         await requestEmailChange(auth, database, user.id, email, meta);
-        return redirect(backTo(request, 'email', 'email'));
+        return backTo(request, 'email', 'email');
       });
     case 'password':
       return answerSection(
@@ -160,7 +163,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         changePasswordSchema,
         async (value) => {
           const cookies = await changePassword(auth, database, user.id, value, meta);
-          return redirectWithCookies(backTo(request, 'password', 'password'), cookies);
+          return backTo(request, 'password', 'password', cookies);
         },
         passwordFields,
       );
@@ -171,14 +174,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         setPasswordSchema,
         async (value) => {
           await setPassword(auth, database, user.id, value, meta);
-          return redirect(backTo(request, 'password-set', 'password'));
+          return backTo(request, 'password-set', 'password');
         },
         passwordFields,
       );
     case 'notifications':
       return answerSection(intent, form, notificationsSchema, async (value) => {
         await saveNotificationPreferences(database, user.id, value);
-        return redirect(backTo(request, 'notifications', 'notifications'));
+        return backTo(request, 'notifications', 'notifications');
       });
     case 'delete': {
       // The confirmation the account can give: its password, or the typed word without one.

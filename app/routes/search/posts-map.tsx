@@ -11,10 +11,12 @@ import {
   NativeSelect,
   Paper,
   SimpleGrid,
+  Skeleton,
   Stack,
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icons-react';
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
@@ -306,6 +308,22 @@ function MapAdCard({ ad }: { ad: AdCardData }) {
   );
 }
 
+/** The shape of a MapAdCard while its ad loads (the words are for screen readers only). */
+function MapAdCardSkeleton() {
+  const { t } = useT('map');
+  return (
+    <div className={classes.card} aria-busy="true" data-testid="card-skeleton">
+      <VisuallyHidden>{t('loading')}</VisuallyHidden>
+      <Skeleton className={classes.photo} aria-hidden />
+      <Stack gap={6} pt={2} aria-hidden>
+        <Skeleton h={12} w="40%" radius="sm" />
+        <Skeleton h={12} w="90%" radius="sm" />
+        <Skeleton h={10} w="60%" radius="sm" />
+      </Stack>
+    </div>
+  );
+}
+
 async function fetchCard(id: number): Promise<AdCardData | null> {
   const res = await fetch(`/api/posts/${id}/card`);
   if (!res.ok) return null;
@@ -514,9 +532,7 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
           </Group>
           {preview.kind === 'ad' ? (
             preview.card === undefined ? (
-              <Text size="sm" c="dimmed">
-                {t('loading')}
-              </Text>
+              <MapAdCardSkeleton />
             ) : preview.card === null ? (
               <Text size="sm">{t('gone')}</Text>
             ) : (
@@ -543,9 +559,13 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
                   ) : (
                     // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else
                     <li key={i}>
-                      <Text size="xs" c="dimmed">
-                        {card === undefined ? t('loading') : t('gone')}
-                      </Text>
+                      {card === undefined ? (
+                        <MapAdCardSkeleton />
+                      ) : (
+                        <Text size="xs" c="dimmed">
+                          {t('gone')}
+                        </Text>
+                      )}
                     </li>
                   ),
                 )}
