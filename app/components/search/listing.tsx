@@ -34,9 +34,9 @@ function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
 
 function useCount() {
   const { t } = useT('search');
-  const { tag } = useLocale();
+  const { locale } = useLocale();
   return (n: number, exact = true) =>
-    exact ? t('results', { count: n }) : t('results-more', { n: numberFormat(tag).format(n) });
+    exact ? t('results', { count: n }) : t('results-more', { n: numberFormat(locale).format(n) });
 }
 
 export function SearchListing({ listing, title, signedIn }: { listing: Listing; title: string; signedIn: boolean }) {
@@ -188,10 +188,10 @@ function SortForm({ listing }: { listing: Listing }) {
 /** One level down the catalogue, and the cities (or the chosen city's areas), with their counts. */
 function Facets({ listing }: { listing: Listing }) {
   const { t } = useT('search');
-  const { name, tag, to } = useLocale();
+  const { name, locale, to } = useLocale();
   const href = useListingHref(listing);
   const { query, facets } = listing;
-  const n = numberFormat(tag);
+  const n = numberFormat(locale);
   const onCategoryPage = listing.base !== '/posts';
   const categoryLink = (slug: string) => {
     if (onCategoryPage) {

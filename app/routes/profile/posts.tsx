@@ -5,13 +5,13 @@ import { adPath, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
-import { localeTags, localizePath } from '~/i18n/config.ts';
+import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
-import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
@@ -74,8 +74,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   const [params] = useSearchParams();
   const done = params.get('done');
   const { tab, counts, ads, placed } = loaderData;
-  const date = (iso: string | null) =>
-    iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  const date = (iso: string | null) => (iso ? dates(locale).date(iso) : '');
   const tabHref = (name: OwnerTab) =>
     name === 'active' ? to('/profile/posts') : `${to('/profile/posts')}?status=${name}`;
   return (
@@ -116,9 +115,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
               className={classes.tab}
               component={Link as never}
               {...({ to: tabHref(name) } as object)}
-              rightSection={
-                <span className={classes.tabCount}>{numberFormat(localeTags[locale]).format(counts[name])}</span>
-              }
+              rightSection={<span className={classes.tabCount}>{numberFormat(locale).format(counts[name])}</span>}
             >
               {t(`mine.tabs.${name}`)}
             </Tabs.Tab>

@@ -20,7 +20,7 @@ import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icon
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigate } from 'react-router';
-import { adPath, usePrice } from '~/components/ads/ad-parts.tsx';
+import { adPath, usePlace, usePrice } from '~/components/ads/ad-parts.tsx';
 import {
   ATTRIBUTION,
   DEFAULT_CENTRE,
@@ -29,7 +29,7 @@ import {
   useTileUrl,
 } from '~/components/map/leaflet-map.tsx';
 import mapClasses from '~/components/map/map.module.css';
-import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -276,9 +276,9 @@ type Status = { state: 'loading' } | { state: 'error' } | { state: 'done'; total
 
 /** One ad in the preview: photo, price, title and place, the whole of it a link to the ad. */
 function MapAdCard({ ad }: { ad: AdCardData }) {
-  const { to, name } = useLocale();
+  const { to } = useLocale();
   const price = usePrice();
-  const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
+  const place = usePlace()(ad);
   return (
     <Link to={to(adPath(ad))} className={classes.card}>
       <span className={classes.photo}>
@@ -364,8 +364,8 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
       const layer = layerRef.current;
       if (!layer) return;
       layer.clearLayers();
-      const digits = numberFormat(localeTags[lang]);
-      const compact = numberFormat(localeTags[lang], { notation: 'compact', maximumFractionDigits: 1 });
+      const digits = numberFormat(lang);
+      const compact = numberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
       for (const c of result.clusters) {
         const size = Math.round(Math.min(64, 30 + 7 * Math.log10(c.count)));
         const label = escapeHtml(tr('cluster', { count: c.count }));
