@@ -60,13 +60,27 @@ describe('formatters write Western digits in both languages', () => {
   });
 });
 
+const files = (dir: string, ext = /\.(ts|tsx)$/): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path, ext);
+    return ext.test(name) ? [path] : [];
+  });
+
+describe('the site’s own words', () => {
+  it('Arabic catalogues, information pages, mails and texts write Western digits', () => {
+    const sources = [
+      ...files(join('app', 'i18n', 'locales', 'ar'), /\.json$/),
+      ...files(join('content', 'pages', 'ar'), /\.md$/),
+      ...files(join('server', 'mail')),
+      ...files(join('server', 'sms')),
+    ];
+    const offenders = sources.filter((path) => OTHER_DIGITS.test(readFileSync(path, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('no formatter outside app/lib/intl.ts', () => {
-  const files = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return files(path);
-      return /\.(ts|tsx)$/.test(name) ? [path] : [];
-    });
   it('app/ and server/ make no Intl number, date or relative-time format of their own', () => {
     const own = /new Intl\.(NumberFormat|DateTimeFormat|RelativeTimeFormat)|\.toLocale(String|DateString|TimeString)\(/;
     const offenders = [...files('app'), ...files('server')].filter(

@@ -412,7 +412,9 @@ function QueueCard({ item, now, query, select, approve }: RowProps) {
     <Card withBorder radius="lg" padding="sm" component="li">
       <Group align="flex-start" wrap="nowrap" gap="sm">
         {select ? (
-          <Checkbox name="ids" value={String(item.id)} aria-label={t('posts.select', { title: item.title })} mt={4} />
+          <label className="tap-label">
+            <Checkbox name="ids" value={String(item.id)} aria-label={t('posts.select', { title: item.title })} />
+          </label>
         ) : null}
         <Thumb src={item.photo?.thumb ?? null} size={72} />
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>

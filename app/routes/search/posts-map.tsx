@@ -367,7 +367,8 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
       const digits = numberFormat(lang);
       const compact = numberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
       for (const c of result.clusters) {
-        const size = Math.round(Math.min(64, 30 + 7 * Math.log10(c.count)));
+        // 44 px at least: a tap target (docs/product/site.md, "Tap targets and contrast").
+        const size = Math.round(Math.min(64, 44 + 7 * Math.log10(c.count)));
         const label = escapeHtml(tr('cluster', { count: c.count }));
         const shown = escapeHtml(c.count < 1000 ? digits.format(c.count) : compact.format(c.count));
         const icon = L.divIcon({
@@ -383,8 +384,8 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
         const icon = L.divIcon({
           className: '',
           html: `<button type="button" class="${classes.marker}" aria-label="${escapeHtml(tr('marker'))}" data-ad="${m.id}">${PIN}</button>`,
-          iconSize: [32, 32],
-          iconAnchor: [16, 32],
+          iconSize: [44, 44],
+          iconAnchor: [22, 44],
         });
         L.marker([m.lat, m.lng], { icon, keyboard: false, riseOnHover: true })
           .on('click', () => openAd(m.id))
