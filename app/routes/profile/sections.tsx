@@ -522,6 +522,7 @@ export function DeleteSection({ settings, reply }: { settings: Settings; reply: 
             <PasswordInput
               {...getInputProps(withPassword.password, { type: 'password' })}
               key={withPassword.password.key}
+              visibilityToggleButtonProps={{ 'aria-label': t('common:show-password') }}
               label={t('labels.delete-password')}
               description={t('delete.password-hint')}
               autoComplete="current-password"
