@@ -3,6 +3,7 @@ import '@fontsource-variable/inter/wght.css';
 import '@mantine/core/styles.css';
 import '@mantine/nprogress/styles.css';
 import './styles/global.css';
+import './styles/tap-targets.css';
 import latinFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 import arabicFont from '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2?url';
 import { DirectionProvider, MantineProvider } from '@mantine/core';

@@ -163,10 +163,12 @@ export function PasswordField({
   autoComplete: 'current-password' | 'new-password';
 }) {
   const fieldError = useFieldError();
+  const { t } = useT();
   return (
     <PasswordInput
       {...getInputProps(field, { type: 'password' })}
       key={field.key}
+      visibilityToggleButtonProps={{ 'aria-label': t('show-password') }}
       label={label}
       description={description}
       autoComplete={autoComplete}

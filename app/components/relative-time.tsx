@@ -1,18 +1,14 @@
 // Dates as the site writes them: Libyan time, in the page's language, and "3 hours ago" against the
 // server's clock (passed down from the loader, so the browser renders the same words).
-import { dateTimeFormat, relativeTimeFormat } from '~/lib/intl.ts';
-import { LIBYA_TIME_ZONE } from '~/lib/moderation-codes.ts';
+import { dates, relativeTimeFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
-/** Date and time formats: Libyan time, in the page's language. */
+/** The site's dates (app/lib/intl.ts) in the page's language, and "3 hours ago". */
 export function useDates() {
-  const { tag } = useLocale();
-  const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: LIBYA_TIME_ZONE });
-  const date = dateTimeFormat(tag, { dateStyle: 'medium', timeZone: LIBYA_TIME_ZONE });
-  const relative = relativeTimeFormat(tag);
+  const { locale } = useLocale();
+  const relative = relativeTimeFormat(locale);
   return {
-    dateTime: (iso: string) => dateTime.format(new Date(iso)),
-    date: (iso: string) => date.format(new Date(iso)),
+    ...dates(locale),
     /** "3 hours ago", against the server's `now` so the page renders the same in the browser. */
     relative: (iso: string, now: string) => {
       const seconds = Math.round((new Date(iso).getTime() - new Date(now).getTime()) / 1000);

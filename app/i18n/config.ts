@@ -4,7 +4,8 @@ export const locales = ['ar', 'en'] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = 'ar';
 
-export const localeTags: Record<Locale, string> = { ar: 'ar-EG', en: 'en-US' };
+/** The pages' `lang`: Libyan Arabic and American English (numbers and dates: app/lib/intl.ts). */
+export const localeTags: Record<Locale, string> = { ar: 'ar-LY', en: 'en-US' };
 export const localeDirs: Record<Locale, 'rtl' | 'ltr'> = { ar: 'rtl', en: 'ltr' };
 export const namespaces = [
   'common',

@@ -1,6 +1,6 @@
 import i18next, { type i18n, type Resource } from 'i18next';
 import { numberFormat } from '~/lib/intl.ts';
-import { type Locale, localeTags, namespaces } from './config.ts';
+import { isLocale, type Locale, namespaces } from './config.ts';
 
 /** A ready i18next instance for one locale (synchronous: resources are passed in). */
 export function createI18n(locale: Locale, resources: Resource): i18n {
@@ -17,9 +17,7 @@ export function createI18n(locale: Locale, resources: Resource): i18n {
     returnNull: false,
     react: { useSuspense: false },
   });
-  // Numbers through Intl with the product's locale tags (ar-EG: Arabic-Indic digits).
-  instance.services.formatter?.add('number', (value, lng) =>
-    numberFormat(localeTags[(lng as Locale) ?? locale] ?? localeTags[locale]).format(value),
-  );
+  // `{{count, number}}` through the site's formatter (app/lib/intl.ts): Western digits in both languages.
+  instance.services.formatter?.add('number', (value, lng) => numberFormat(isLocale(lng) ? lng : locale).format(value));
   return instance;
 }

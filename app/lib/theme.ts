@@ -1,4 +1,5 @@
 import {
+  Anchor,
   type ConvertCSSVariablesInput,
   type CSSVariablesResolver,
   convertCssVariables,
@@ -35,6 +36,11 @@ export const theme = createTheme({
   headings: { fontFamily: "'Noto Sans Arabic Variable', 'Inter Variable', system-ui, sans-serif", fontWeight: '700' },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  components: {
+    // Links are underlined, not told apart from the words around them by colour alone (in dark mode
+    // the link green is 1.2:1 against the text beside it).
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+  },
 });
 
 /** Text colours tuned for WCAG AA contrast (Mantine's default dimmed grey is 3.3:1 on white). */

@@ -119,8 +119,15 @@ export const AdCard = z
     bumped_at: z.string().nullable().meta({ format: 'date-time', description: 'Posted or last reposted' }),
     featured: z.boolean(),
     attributes: z
-      .array(z.strictObject({ ar: z.string(), en: z.string() }))
-      .meta({ description: 'Values of the attributes shown on cards, in form order' }),
+      .array(
+        z.strictObject({
+          ar: z.string(),
+          en: z.string(),
+          key: z.string().optional().meta({ description: "A number's attribute" }),
+          count: z.number().optional().meta({ description: 'The number itself' }),
+        }),
+      )
+      .meta({ description: 'Labelled values of the attributes shown on cards, in form order' }),
   })
   .meta({ id: 'AdCard' });
 

@@ -76,7 +76,7 @@ export function contactStaffMail(
     `${t('mail:contact.language')}: ${m.locale === 'en' ? 'English' : 'العربية'}`,
   ];
   const text = `${lines.join('\n')}\n\n${m.body}\n`;
-  const html = `<!doctype html><html lang="ar-EG" dir="rtl"><body style="font-family:Tahoma,Arial,sans-serif;line-height:1.7">
+  const html = `<!doctype html><html lang="${localeTags.ar}" dir="rtl"><body style="font-family:Tahoma,Arial,sans-serif;line-height:1.7">
 <h2 style="color:#18794f">${escapeHtml(subject)}</h2>
 <p>${lines.map((l) => `<bdi>${escapeHtml(l)}</bdi>`).join('<br>')}</p>
 <div dir="auto" style="white-space:pre-wrap;border-inline-start:4px solid #2D9C68;padding-inline-start:12px">${escapeHtml(m.body)}</div>

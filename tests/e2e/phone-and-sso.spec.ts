@@ -22,10 +22,10 @@ test('sign up with a phone number, confirm it with the SMS code, log out and in 
   await expect(page.getByRole('status')).toContainText(e164);
   await expectAccessible(page);
   const sms = await waitForSms(dataDir, e164, /رمزك في سوق/);
-  await page.getByLabel('الرمز المكوّن من ٦ أرقام').fill('12');
+  await page.getByLabel('الرمز المكوّن من 6 أرقام').fill('12');
   await page.getByRole('button', { name: 'تأكيد' }).click();
-  await expect(page.getByText('يجب أن يتكون حقل الرمز من ٦ أرقام')).toBeVisible();
-  await page.getByLabel('الرمز المكوّن من ٦ أرقام').fill(codeOf(sms));
+  await expect(page.getByText('يجب أن يتكون حقل الرمز من 6 أرقام')).toBeVisible();
+  await page.getByLabel('الرمز المكوّن من 6 أرقام').fill(codeOf(sms));
   await page.getByRole('button', { name: 'تأكيد' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('flash')).toContainText('تم تأكيد رقم هاتفك.');

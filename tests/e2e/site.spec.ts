@@ -3,7 +3,7 @@ import { expectAccessible, open } from './support/helpers.ts';
 
 test('home in Arabic is right-to-left with the catalogue @phone', async ({ page }) => {
   await open(page, '/');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'ar-EG');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar-LY');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page).toHaveTitle('الرئيسية | سوق — إعلانات مبوبة في ليبيا');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -20,7 +20,6 @@ interface Results {
 }
 const api = async (query: string): Promise<Results> => (await fetch(`${base}/api/posts${query}`)).json();
 const en = new Intl.NumberFormat('en-US');
-const ar = new Intl.NumberFormat('ar-EG');
 
 describe('taxonomy pages', () => {
   it('list the newest ads of the taxonomy, count them and link to all of them', async () => {
@@ -54,11 +53,11 @@ describe('the home page', () => {
     const html = await (await get('/en')).text();
     expect(html).toMatch(new RegExp(`href="/en/motors".*?${en.format(motors?.count ?? 0)} ads`, 's'));
     const arabic = await (await get('/')).text();
-    // 11 to 99 take the "many" form (إعلانًا), from 100 on "other" (إعلان), 3 to 10 "few" (إعلانات).
+    // Western digits in Arabic too; 11 to 99 take the "many" form (إعلانًا), from 100 on "other" (إعلان), 3 to 10 "few" (إعلانات).
     const n = motors?.count ?? 0;
     const rule = new Intl.PluralRules('ar').select(n);
     const word = { few: 'إعلانات', many: 'إعلانًا', other: 'إعلان' }[rule as 'few' | 'many' | 'other'];
-    expect(arabic).toMatch(new RegExp(`href="/motors".*?${ar.format(n)} ${word}<`, 's'));
+    expect(arabic).toMatch(new RegExp(`href="/motors".*?${en.format(n)} ${word}<`, 's'));
   });
 
   it('has one search box on phones: its own, without the header row', async () => {

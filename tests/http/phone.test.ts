@@ -94,7 +94,7 @@ describe('sign-up by phone', () => {
   it('writes the code in Arabic for an Arabic page', async () => {
     const { phone } = await registerByPhone('ar');
     const sms = await waitForSms(dataDir, phone.e164, /رمزك في سوق/);
-    expect(sms.text).toContain('صالح لمدة ١٠ دقائق');
+    expect(sms.text).toContain('صالح لمدة 10 دقائق');
   });
 
   it('keeps unconfirmed numbers from signing in', async () => {

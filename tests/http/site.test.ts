@@ -20,7 +20,7 @@ describe('pages in two languages', () => {
     const res = await get('/');
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toMatch(/<html[^>]*lang="ar-EG"[^>]*dir="rtl"/);
+    expect(html).toMatch(/<html[^>]*lang="ar-LY"[^>]*dir="rtl"/);
     expect(html).toContain('<title>الرئيسية | سوق — إعلانات مبوبة في ليبيا</title>');
     expect(html).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/"/);
     expect(html).toMatch(/hrefLang="en" href="http:\/\/127\.0\.0\.1:\d+\/en"/i);

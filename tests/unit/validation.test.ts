@@ -105,10 +105,10 @@ describe('messages in both languages', () => {
       'The email field must be a valid email',
       'يجب أن يكون حقل البريد الإلكتروني بريدًا إلكترونيًا صالحًا',
     ],
-    ['min:10', 'message', 'The message field must be at least 10 characters', 'يجب ألا يقل حقل الرسالة عن ١٠ أحرف'],
+    ['min:10', 'message', 'The message field must be at least 10 characters', 'يجب ألا يقل حقل الرسالة عن 10 أحرف'],
     ['min:1', 'message', 'The message field must be at least 1 character', 'يجب ألا يقل حقل الرسالة عن حرف واحد'],
     ['min:2', 'message', 'The message field must be at least 2 characters', 'يجب ألا يقل حقل الرسالة عن حرفين'],
-    ['min:11', 'message', 'The message field must be at least 11 characters', 'يجب ألا يقل حقل الرسالة عن ١١ حرفًا'],
+    ['min:11', 'message', 'The message field must be at least 11 characters', 'يجب ألا يقل حقل الرسالة عن 11 حرفًا'],
     ['alpha', 'name', 'The name field must only contain letters', 'يجب أن يحتوي حقل الاسم على حروف فقط'],
     [
       'alpha_dash',
@@ -131,7 +131,7 @@ describe('messages in both languages', () => {
     ['confirmed', 'password_confirmation', 'The password confirmation does not match', 'تأكيد كلمة المرور غير مطابق'],
     ['accepted', 'terms', 'You must accept the terms of use', 'يجب الموافقة على شروط الاستخدام'],
     ['in', 'subject', 'The selected subject is invalid', 'القيمة المختارة في حقل الموضوع غير صالحة'],
-    ['digits:6', 'code', 'The code field must be 6 digits', 'يجب أن يتكون حقل الرمز من ٦ أرقام'],
+    ['digits:6', 'code', 'The code field must be 6 digits', 'يجب أن يتكون حقل الرمز من 6 أرقام'],
     [
       'email-or-phone-number',
       'login',

@@ -3,9 +3,7 @@ import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-t
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
 import { useT } from '~/i18n/use-t.ts';
-import { numberFormat } from '~/lib/intl.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
-import { useLocale } from '~/lib/use-locale.ts';
 import { REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
 
@@ -44,26 +42,6 @@ export function StatusBadge({ status }: { status: AdStatus }) {
       {t(`statuses.${status}`)}
     </Badge>
   );
-}
-
-/** "45,000 LYD", or the price type's words when there is no amount. */
-export function usePrice() {
-  const { t } = useT('ads');
-  const { tag } = useLocale();
-  return (ad: { price: number | null; currency: string; price_type: string }) => {
-    if (ad.price === null) return t(`price-types.${ad.price_type}`, { defaultValue: ad.price_type });
-    let amount: string;
-    try {
-      amount = numberFormat(tag, {
-        style: 'currency',
-        currency: ad.currency,
-        maximumFractionDigits: 0,
-      }).format(ad.price);
-    } catch {
-      amount = `${numberFormat(tag).format(ad.price)} ${ad.currency}`;
-    }
-    return ad.price_type === 'negotiable' ? `${amount} · ${t('price-types.negotiable')}` : amount;
-  };
 }
 
 /** The ad's first photo, or a placeholder icon. Decorative: the title is next to it. */

@@ -1,25 +1,78 @@
 import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
-import { IconMapPin, IconPhoto } from '@tabler/icons-react';
+import { IconClock, IconMapPin, IconPhoto } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import type { AdCard as AdCardData } from '../../../server/domain/ads/cards.ts';
+import type { AdCard as AdCardData, CardValue } from '../../../server/domain/ads/cards.ts';
 import { RelativeTime } from '../relative-time.tsx';
 import classes from './ad-card.module.css';
 
-/** The price as buyers read it: amount and currency in the page's digits, or the price type. */
-export function usePrice() {
+type Priced = { price: number | null; currency: string; price_type: string };
+
+/** The amount in the site's digits with its currency ("4,650 د.ل"), or the price type's words. */
+function useMoney() {
   const { t } = useT('ads');
   const { locale } = useLocale();
-  return (ad: { price: number | null; currency: string; price_type: string }) => {
+  return (ad: Priced) => {
     if (ad.price === null) return t(`price-types.${ad.price_type}`);
-    const amount = numberFormat(localeTags[locale], { maximumFractionDigits: 0 }).format(ad.price);
-    const money = `${amount} ${t(`currency-short.${ad.currency}`)}`;
-    return ad.price_type === 'negotiable' ? `${money} · ${t('price-types.negotiable')}` : money;
+    return `${numberFormat(locale, { maximumFractionDigits: 0 }).format(ad.price)} ${t(`currency-short.${ad.currency}`)}`;
   };
+}
+
+const negotiable = (ad: Priced) => ad.price !== null && ad.price_type === 'negotiable';
+
+/** The price as buyers read it: "4,650 د.ل، قابل للتفاوض", or the price type. */
+export function usePrice() {
+  const { t } = useT('ads');
+  const money = useMoney();
+  return (ad: Priced) => (negotiable(ad) ? t('price-negotiable', { money: money(ad) }) : money(ad));
+}
+
+/** "Area, City" (the ad page's and the cards' order), or the city alone. */
+export function usePlace() {
+  const { name, locale } = useLocale();
+  return (ad: { city: { name_ar: string; name_en: string }; area: { name_ar: string; name_en: string } | null }) =>
+    ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city);
+}
+
+/** A card's value in words: the catalogue's plural for a number where it has one ("3 bedrooms"). */
+function useCardValue() {
+  const { t } = useT('ads');
+  const { locale } = useLocale();
+  return (v: CardValue) => {
+    const worded =
+      v.key && v.count !== undefined
+        ? t(`card-values.${v.key}`, { count: v.count, value: v.count, defaultValue: '' })
+        : '';
+    return worded || (locale === 'ar' ? v.ar : v.en);
+  };
+}
+
+/**
+ * A line of facts (docs/product/site.md, "Numbers and dates"): each one labelled or with its icon,
+ * isolated (a Latin model inside Arabic keeps its own direction), apart by a thin rule drawn in CSS
+ * rather than a "·", which beside digits reads as one. Wraps rather than cutting a value.
+ */
+export function MetaLine({
+  items,
+  className,
+}: {
+  items: { key: string; icon?: ReactNode; text: ReactNode }[];
+  className?: string;
+}) {
+  return (
+    <span className={className ? `${classes.facts} ${className}` : classes.facts}>
+      {items.map((item) => (
+        <span key={item.key} className={classes.fact}>
+          {item.icon}
+          <bdi>{item.text}</bdi>
+        </span>
+      ))}
+    </span>
+  );
 }
 
 export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; category_slug: string }) =>
@@ -27,15 +80,16 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
 
 /**
  * An ad in a list (docs/product/site.md): photo in 4:3, price first, title in two lines at most, key
- * details, city · area and when it was posted; a featured marker where paid for. Two per row on
+ * details (labelled), area and city, and when it was posted; a featured marker where paid for. Two per row on
  * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
  * and a CSS module: lists render many cards per request.
  */
 export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
   const { t } = useT('ads');
-  const { to, name, locale } = useLocale();
-  const price = usePrice();
-  const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
+  const { to } = useLocale();
+  const money = useMoney();
+  const place = usePlace();
+  const value = useCardValue();
   return (
     <Link to={to(adPath(ad))} className={classes.card}>
       <div className={classes.photo}>
@@ -55,22 +109,34 @@ export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
         {ad.featured ? <span className={classes.featured}>{t('featured')}</span> : null}
       </div>
       <div className={classes.body}>
-        <span className={classes.price}>{price(ad)}</span>
+        <span className={classes.price}>
+          <bdi>{money(ad)}</bdi>
+          {negotiable(ad) ? <span className={classes.priceNote}>{t('price-types.negotiable')}</span> : null}
+        </span>
         <span className={classes.title} dir="auto">
           {ad.title}
         </span>
         {ad.attributes.length > 0 ? (
-          <span className={classes.meta}>{ad.attributes.map((a) => (locale === 'ar' ? a.ar : a.en)).join(' · ')}</span>
+          <MetaLine
+            className={classes.meta}
+            items={ad.attributes.map((a, i) => ({ key: String(i), text: value(a) }))}
+          />
         ) : null}
-        <span className={`${classes.meta} ${classes.place}`}>
-          <IconMapPin size={14} aria-hidden />
-          <span>{place}</span>
-        </span>
-        {now && ad.bumped_at ? (
-          <span className={classes.meta}>
-            <RelativeTime iso={ad.bumped_at} now={now} />
-          </span>
-        ) : null}
+        <MetaLine
+          className={classes.meta}
+          items={[
+            { key: 'place', icon: <IconMapPin size={14} aria-hidden />, text: place(ad) },
+            ...(now && ad.bumped_at
+              ? [
+                  {
+                    key: 'time',
+                    icon: <IconClock size={14} aria-hidden />,
+                    text: <RelativeTime iso={ad.bumped_at} now={now} />,
+                  },
+                ]
+              : []),
+          ]}
+        />
       </div>
     </Link>
   );

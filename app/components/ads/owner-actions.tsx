@@ -1,9 +1,8 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Form, Link, useSubmit } from 'react-router';
-import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 const ConfirmMoveDialog = lazy(() => import('./confirm-move-dialog.tsx'));
@@ -109,7 +108,7 @@ export function OwnerAdActions({
         <Text size="sm" c="dimmed" data-testid="repost-later" style={{ alignSelf: 'center' }}>
           {ad.repost.from
             ? t('mine.repost-from', {
-                date: dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(ad.repost.from)),
+                date: dates(locale).date(ad.repost.from),
               })
             : t('mine.renew-needs-room')}
         </Text>

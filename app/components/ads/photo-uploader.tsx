@@ -393,7 +393,7 @@ export function PhotoUploader({
   blocked?: string;
 }) {
   const { t } = useT('ads');
-  const { locale, tag } = useLocale();
+  const { locale } = useLocale();
   const inputRef = useRef<HTMLInputElement>(null);
   // The list (a <ul>; SimpleGrid types its ref as a div).
   const listRef = useRef<HTMLDivElement>(null);
@@ -407,7 +407,7 @@ export function PhotoUploader({
   const { items } = uploads;
   const full = items.length >= MAX_PHOTOS;
   const coverKey = items.find((i) => i.status === 'done')?.key;
-  const percent = useMemo(() => numberFormat(tag, { style: 'percent' }), [tag]);
+  const percent = useMemo(() => numberFormat(locale, { style: 'percent' }), [locale]);
   const Earlier = locale === 'ar' ? IconArrowRight : IconArrowLeft;
   const Later = locale === 'ar' ? IconArrowLeft : IconArrowRight;
 

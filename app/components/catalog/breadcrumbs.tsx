@@ -25,7 +25,7 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
               {c.label}
             </Anchor>
           ) : (
-            <Text key={c.label} size="sm" lh="2rem" c="dimmed" aria-current="page">
+            <Text key={c.label} size="sm" lh="2rem" c="dimmed" aria-current="page" dir="auto">
               {c.label}
             </Text>
           ),

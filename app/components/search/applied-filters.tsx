@@ -30,11 +30,11 @@ const sortWithoutText = (query: SearchQuery) => (query.sort === 'relevance' ? 'n
 /** The filters a listing applies, each with the link that removes it, and the link that removes them all. */
 export function useAppliedFilters(listing: Listing): { filters: AppliedFilter[]; clearAll: string } {
   const { t } = useT('search');
-  const { locale, tag, to, name } = useLocale();
+  const { locale, to, name } = useLocale();
   const { query, options, scope } = listing;
   const onCategoryPage = listing.base !== '/posts';
   const href = (q: SearchQuery) => to(listing.base) + searchString(q, 1, { category: onCategoryPage });
-  const number = numberFormat(tag);
+  const number = numberFormat(locale);
   const filters: AppliedFilter[] = [];
   const add = (key: string, label: string, without: Partial<SearchQuery>, userText = false) =>
     filters.push({ key, label, userText, remove: href({ ...query, ...without }) });
@@ -98,7 +98,7 @@ export function useAppliedFilters(listing: Listing): { filters: AppliedFilter[];
         without(null),
       );
     } else {
-      add(`f.${key}`, rangeLabel(attribute, filter, { t, locale, tag, name }), without(null));
+      add(`f.${key}`, rangeLabel(attribute, filter, { t, locale, name }), without(null));
     }
   }
   const clearAll = href(queryWith({ category: onCategoryPage ? query.category : null, sort: sortWithoutText(query) }));
@@ -112,14 +112,13 @@ function rangeLabel(
   {
     t,
     locale,
-    tag,
     name,
-  }: Pick<ReturnType<typeof useLocale>, 'locale' | 'tag' | 'name'> & {
+  }: Pick<ReturnType<typeof useLocale>, 'locale' | 'name'> & {
     t: ReturnType<typeof useT>['t'];
   },
 ) {
   // Years read without group separators ("2015", not "2,015").
-  const number = numberFormat(tag, attribute.type === 'year' ? { useGrouping: false } : undefined);
+  const number = numberFormat(locale, attribute.type === 'year' ? { useGrouping: false } : undefined);
   const unit = locale === 'ar' ? attribute.unit_ar : attribute.unit_en;
   const label = unit ? `${name(attribute)} (${unit})` : name(attribute);
   const min = range.min === null ? null : number.format(range.min);

@@ -12,10 +12,10 @@ import classes from './search.module.css';
 
 export function CategoryChips({ listing }: { listing: Pick<Listing, 'query' | 'namedCategories'> }) {
   const { t } = useT('search');
-  const { name, tag, to } = useLocale();
+  const { name, locale, to } = useLocale();
   const { query, namedCategories } = listing;
   if (namedCategories.length === 0) return null;
-  const n = numberFormat(tag);
+  const n = numberFormat(locale);
   return (
     <nav aria-label={t('named.label')}>
       <ul className={classes.facets}>

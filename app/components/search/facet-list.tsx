@@ -53,11 +53,11 @@ export function OptionSearchBox({ search, label }: { search: ReturnType<typeof u
 /** "Show more (N)", opening `children`; open while a search narrows the list (`open`). */
 export function ShowMore({ count, open, children }: { count: number; open?: boolean; children: ReactNode }) {
   const { t } = useT('search');
-  const { tag } = useLocale();
+  const { locale } = useLocale();
   return (
     <details className={classes.more} open={open || undefined}>
       <summary className={classes.moreToggle}>
-        {t('more', { n: numberFormat(tag).format(count) })}
+        {t('more', { n: numberFormat(locale).format(count) })}
         <IconChevronDown size={16} aria-hidden className={classes.moreIcon} />
       </summary>
       {children}
@@ -98,8 +98,8 @@ export function FacetList({
   items: FacetItem[];
   tone?: 'light';
 }) {
-  const { name, tag } = useLocale();
-  const n = numberFormat(tag);
+  const { name, locale } = useLocale();
+  const n = numberFormat(locale);
   const search = useOptionSearch();
   const offered = [...items.filter((f) => f.current), ...items.filter((f) => !f.current && f.count > 0)];
   if (offered.length === 0) return null;

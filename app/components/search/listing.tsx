@@ -39,14 +39,14 @@ function useListingHref(listing: Pick<Listing, 'base' | 'scope'>) {
 
 function useCount() {
   const { t } = useT('search');
-  const { tag } = useLocale();
+  const { locale } = useLocale();
   return (n: number, exact = true) =>
-    exact ? t('results', { count: n }) : t('results-more', { n: numberFormat(tag).format(n) });
+    exact ? t('results', { count: n }) : t('results-more', { n: numberFormat(locale).format(n) });
 }
 
 export function SearchListing({ listing, title, signedIn }: { listing: Listing; title: string; signedIn: boolean }) {
   const { t } = useT('search');
-  const { to, tag } = useLocale();
+  const { to, locale } = useLocale();
   const count = useCount();
   const href = useListingHref(listing);
   const [opened, { open, close }] = useDisclosure(false);
@@ -72,7 +72,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
             rightSection={
               filters.length > 0 ? (
                 <span className={classes.badge} aria-hidden data-testid="filters-count">
-                  {numberFormat(tag).format(filters.length)}
+                  {numberFormat(locale).format(filters.length)}
                 </span>
               ) : null
             }
@@ -382,7 +382,7 @@ function FiltersForm({
  */
 function useLiveCount(listing: Listing) {
   const { t } = useT('search');
-  const { tag } = useLocale();
+  const { locale } = useLocale();
   // The answer, with the listing it was counted over: a new listing (the filters applied, or
   // another page) shows its own count again.
   const [live, setLive] = useState<{ of: Listing; count: { total: number; exact: boolean } | 'unknown' } | null>(null);
@@ -426,7 +426,7 @@ function useLiveCount(listing: Listing) {
       ? t('apply')
       : shown.exact
         ? t('show-results', { count: shown.total })
-        : t('show-results-more', { n: numberFormat(tag).format(shown.total) });
+        : t('show-results-more', { n: numberFormat(locale).format(shown.total) });
   return { recount, label, busy };
 }
 

@@ -80,7 +80,7 @@ function ResendLink({
   answer: unknown;
 }) {
   const { t } = useT('auth');
-  const { tag } = useLocale();
+  const { locale } = useLocale();
   const navigation = useNavigation();
   const [left, setLeft] = useState(0);
   useEffect(() => {
@@ -110,7 +110,7 @@ function ResendLink({
         </Button>
         {left > 0 ? (
           <Text size="sm" c="dimmed" aria-live="off" data-testid="resend-wait">
-            {t('verify.resend-in', { count: left, seconds: numberFormat(tag).format(left) })}
+            {t('verify.resend-in', { count: left, seconds: numberFormat(locale).format(left) })}
           </Text>
         ) : null}
       </Stack>

@@ -1,7 +1,7 @@
 import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useMatches } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
-import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { services, tFor } from '~/lib/route.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -32,13 +32,12 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
-  const { tag, to } = useLocale();
+  const { locale, to } = useLocale();
   const { members, contact } = loaderData.dashboard;
   // The admin layout's staff member: the moderation queue is linked for those who may open it.
   const staff = (useMatches().find((m) => m.id.endsWith('layout.admin'))?.loaderData as { staff?: StaffUser })?.staff;
-  const number = numberFormat(tag);
-  const day = dateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-  const dateTime = dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const number = numberFormat(locale);
+  const { day, dateTime } = dates(locale);
   const max = Math.max(1, ...members.perDay.map((d) => d.count));
   return (
     <Stack gap="lg">
@@ -66,7 +65,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               key={d.day}
               role="listitem"
               style={{ flex: 1, textAlign: 'center' }}
-              title={`${day.format(new Date(d.day))}: ${number.format(d.count)}`}
+              title={`${day(d.day)}: ${number.format(d.count)}`}
             >
               <Text size="xs" c="dimmed">
                 {number.format(d.count)}
@@ -77,7 +76,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 aria-hidden
               />
               <Text size="10px" c="dimmed" visibleFrom="sm">
-                {day.format(new Date(d.day))}
+                {day(d.day)}
               </Text>
             </Box>
           ))}
@@ -106,7 +105,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <Table.Tr key={m.id} fw={m.status === 'new' ? 700 : undefined}>
                     <Table.Td dir="auto">{m.name}</Table.Td>
                     <Table.Td>{t(`contact:subjects.${m.subject}`, { defaultValue: m.subject })}</Table.Td>
-                    <Table.Td>{dateTime.format(new Date(m.created_at))}</Table.Td>
+                    <Table.Td>{dateTime(m.created_at)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -21,14 +21,8 @@ import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import { z } from 'zod';
-import {
-  DoneAlert,
-  RejectFields,
-  StatusBadge,
-  useModerationError,
-  usePrice,
-} from '~/components/admin/moderation-parts.tsx';
-import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { DoneAlert, RejectFields, StatusBadge, useModerationError } from '~/components/admin/moderation-parts.tsx';
+import { MetaLine, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
@@ -187,10 +181,10 @@ function Facts({ rows, label }: { rows: [string, ReactNode][]; label: string }) 
 
 function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
   const { t } = useT('admin');
-  const { name, tag } = useLocale();
+  const { name, locale } = useLocale();
   const price = usePrice();
   const reason = useReasonLabel();
-  const number = numberFormat(tag);
+  const number = numberFormat(locale);
   const when = (iso: string | null) => (iso ? <RelativeTime iso={iso} now={now} /> : null);
   const contact = [
     t('post.contact-chat'),
@@ -207,7 +201,10 @@ function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
   if (ad.status === 'pending' && ad.queued_at) rows.push([t('post.queued'), when(ad.queued_at)]);
   if (ad.published_at) rows.push([t('post.published'), when(ad.published_at)]);
   if (ad.expires_at && ad.status === 'published') rows.push([t('post.expires'), when(ad.expires_at)]);
-  rows.push([t('post.views'), number.format(ad.views)], [t('post.contact'), contact.join(' · ')]);
+  rows.push(
+    [t('post.views'), number.format(ad.views)],
+    [t('post.contact'), contact.join(locale === 'ar' ? '، ' : ', ')],
+  );
   if (ad.rejection_reason) {
     rows.push([
       t('post.rejection-reason'),
@@ -225,11 +222,11 @@ function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
 
 function Details({ ad }: { ad: ModerationAd }) {
   const { t } = useT('admin');
-  const { locale, tag } = useLocale();
+  const { locale } = useLocale();
   const dates = useDates();
   const rows = ad.attributes.map((a): [string, ReactNode] => {
     const unit = locale === 'ar' ? a.unit_ar : a.unit_en;
-    const number = numberFormat(tag, a.type === 'year' ? { useGrouping: false } : {});
+    const number = numberFormat(locale, a.type === 'year' ? { useGrouping: false } : {});
     const words = a.values.map((v) => {
       if ('option' in v) return locale === 'ar' ? v.option.ar : v.option.en;
       if ('number' in v) return unit ? `${number.format(v.number)} ${unit}` : number.format(v.number);
@@ -344,8 +341,12 @@ function History({ ad }: { ad: ModerationAd }) {
             }
           >
             <Text size="xs" c="dimmed">
-              <time dateTime={h.at}>{dates.dateTime(h.at)}</time> ·{' '}
-              {h.actor ? t('post.by', { name: h.actor }) : t('post.by-system')}
+              <MetaLine
+                items={[
+                  { key: 'at', text: <time dateTime={h.at}>{dates.dateTime(h.at)}</time> },
+                  { key: 'by', text: h.actor ? t('post.by', { name: h.actor }) : t('post.by-system') },
+                ]}
+              />
             </Text>
             {h.reason ? (
               <Text size="sm" dir="auto">
@@ -377,8 +378,12 @@ function Reports({ ad }: { ad: ModerationAd }) {
                 </Text>
               ) : null}
               <Text size="xs" c="dimmed">
-                {t('post.reported-by', { name: r.reporter ?? t('posts.deleted-owner') })} ·{' '}
-                <time dateTime={r.at}>{dates.dateTime(r.at)}</time>
+                <MetaLine
+                  items={[
+                    { key: 'by', text: t('post.reported-by', { name: r.reporter ?? t('posts.deleted-owner') }) },
+                    { key: 'at', text: <time dateTime={r.at}>{dates.dateTime(r.at)}</time> },
+                  ]}
+                />
               </Text>
             </Box>
           ))}

@@ -25,8 +25,8 @@ import {
   StatusBadge,
   Thumb,
   useModerationError,
-  usePrice,
 } from '~/components/admin/moderation-parts.tsx';
+import { MetaLine, usePrice } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { useValidatedForm } from '~/components/form-parts.tsx';
 import { RelativeTime, useDates } from '~/components/relative-time.tsx';
@@ -121,8 +121,8 @@ function StatusTabs({
   changes: number;
 }) {
   const { t } = useT('admin');
-  const { to, tag } = useLocale();
-  const number = numberFormat(tag);
+  const { to, locale } = useLocale();
+  const number = numberFormat(locale);
   const always: AdStatus[] = ['pending', 'published', 'rejected'];
   return (
     <Group component="nav" aria-label={t('posts.tabs')} gap="xs">
@@ -281,11 +281,11 @@ function useTrail() {
 /** One ad as a table row (wide screens) or a card (phones): the same facts. */
 function useRowParts(item: QueueItem, now: string, query: QueueQuery) {
   const { t } = useT('admin');
-  const { to, name, tag } = useLocale();
+  const { to, name, locale } = useLocale();
   const price = usePrice();
   const trail = useTrail();
   const dates = useDates();
-  const number = numberFormat(tag);
+  const number = numberFormat(locale);
   const href = to(`/admin/posts/${item.id}`) + queueSearch(query);
   const featured = item.featured_until && item.featured_until > now ? item.featured_until : null;
   return {
@@ -412,19 +412,22 @@ function QueueCard({ item, now, query, select, approve }: RowProps) {
     <Card withBorder radius="lg" padding="sm" component="li">
       <Group align="flex-start" wrap="nowrap" gap="sm">
         {select ? (
-          <Checkbox name="ids" value={String(item.id)} aria-label={t('posts.select', { title: item.title })} mt={4} />
+          <label className="tap-label">
+            <Checkbox name="ids" value={String(item.id)} aria-label={t('posts.select', { title: item.title })} />
+          </label>
         ) : null}
         <Thumb src={item.photo?.thumb ?? null} size={72} />
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           {parts.title}
           {parts.trail}
-          <Group gap={6}>
-            <Text size="sm">{parts.city}</Text>
-            <Text size="sm" aria-hidden>
-              ·
-            </Text>
-            {parts.price}
-          </Group>
+          <Text size="sm" component="div">
+            <MetaLine
+              items={[
+                { key: 'city', text: parts.city },
+                { key: 'price', text: parts.price },
+              ]}
+            />
+          </Text>
           {parts.owner}
           {parts.times}
           <Group gap="sm">

@@ -13,21 +13,21 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { IconMapPin } from '@tabler/icons-react';
+import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
-import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { ContactActions, ContactBar, MessageSellerForm } from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
-import { type Locale, localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -173,6 +173,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   const reasonLabel = useReasonLabel();
   const { to, name, locale } = useLocale();
   const price = usePrice();
+  const placeOf = usePlace();
   const origin = matches[0]?.loaderData?.origin ?? '';
   const revealed = actionData && 'revealed' in actionData ? actionData.revealed : null;
   const messaged = !!actionData && 'messaged' in actionData && actionData.messaged;
@@ -202,9 +203,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
     ...trail.map((c) => ({ label: name(c), href: to(`/${taxonomy.slug}/${c.slug}`) })),
     { label: ad.title },
   ];
-  const date = (iso: string | null) =>
-    iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
-  const place = ad.area ? `${name(ad.area)}${locale === 'ar' ? '، ' : ', '}${name(ad.city)}` : name(ad.city);
+  const date = (iso: string | null) => (iso ? dates(locale).date(iso) : '');
+  const place = placeOf(ad);
   const availability = ad.status === 'published' ? 'InStock' : ad.status === 'sold' ? 'SoldOut' : 'Discontinued';
   // Buyers reach the seller of a live ad; the owner sees their own actions instead.
   const contactable = ad.status === 'published' && !owner;
@@ -266,13 +266,19 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                 ))}
               </ul>
             ) : null}
-            <Group gap={6} c="dimmed">
-              <IconMapPin size={16} aria-hidden />
-              <Text size="sm">
-                {place} · {t('page.published', { date: date(ad.published_at ?? ad.updated_at) })} ·{' '}
-                {t('page.views', { count: ad.views })}
-              </Text>
-            </Group>
+            <Text size="sm" c="dimmed">
+              <MetaLine
+                items={[
+                  { key: 'place', icon: <IconMapPin size={16} aria-hidden />, text: place },
+                  {
+                    key: 'published',
+                    icon: <IconCalendar size={16} aria-hidden />,
+                    text: t('page.published', { date: date(ad.published_at ?? ad.updated_at) }),
+                  },
+                  { key: 'views', icon: <IconEye size={16} aria-hidden />, text: t('page.views', { count: ad.views }) },
+                ]}
+              />
+            </Text>
             {ad.details.length ? (
               <Table striped withTableBorder aria-label={t('page.details')}>
                 <Table.Tbody>

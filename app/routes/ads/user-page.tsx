@@ -1,11 +1,11 @@
 import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
-import { IconDiscountCheck, IconListSearch } from '@tabler/icons-react';
+import { IconDiscountCheck, IconListSearch, IconMapPin } from '@tabler/icons-react';
 import { data } from 'react-router';
-import { AdCards, Pager } from '~/components/ads/ad-parts.tsx';
+import { AdCards, MetaLine, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
-import { localeTags, localName } from '~/i18n/config.ts';
+import { localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
@@ -51,9 +51,7 @@ export default function UserPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('ads');
   const { name, locale, to } = useLocale();
   const { profile, listing } = loaderData;
-  const since = dateTimeFormat(localeTags[locale], { year: 'numeric', month: 'long' }).format(
-    new Date(profile.member_since),
-  );
+  const since = dates(locale).month(profile.member_since);
   return (
     <Stack gap="lg">
       <Group gap="md" wrap="nowrap">
@@ -71,8 +69,14 @@ export default function UserPage({ loaderData }: Route.ComponentProps) {
             <bdi>{profile.name}</bdi>
           </Title>
           <Text size="sm" c="dimmed">
-            {t('page.member-since', { date: since })}
-            {profile.city ? ` · ${name(profile.city)}` : ''}
+            <MetaLine
+              items={[
+                { key: 'since', text: t('page.member-since', { date: since }) },
+                ...(profile.city
+                  ? [{ key: 'city', icon: <IconMapPin size={14} aria-hidden />, text: name(profile.city) }]
+                  : []),
+              ]}
+            />
           </Text>
           <Group gap="xs">
             {profile.phone_verified ? (

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { IconEye, IconPhone } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { MetaLine, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
-import { localeTags } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -35,9 +35,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { to, locale } = useLocale();
   const price = usePrice();
   const { ad } = loaderData;
-  const tag = localeTags[locale];
-  const when = (iso: string) => dateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  const day = (d: string) => dateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date(`${d}T00:00:00Z`));
+  const { dateTime: when, day } = dates(locale);
   const max = Math.max(1, ...ad.views_per_day.map((v) => v.views));
   const total = ad.views_per_day.reduce((n, v) => n + v.views, 0);
   const reveals = ad.views_per_day.reduce((n, v) => n + v.phone_reveals, 0);
@@ -73,7 +71,20 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
             {t('mine.views-title')}
           </Title>
           <Text size="sm" c="dimmed">
-            {t('mine.views-total', { count: total })} · {t('mine.reveals-total', { count: reveals })}
+            <MetaLine
+              items={[
+                {
+                  key: 'views',
+                  icon: <IconEye size={16} aria-hidden />,
+                  text: t('mine.views-total', { count: total }),
+                },
+                {
+                  key: 'reveals',
+                  icon: <IconPhone size={16} aria-hidden />,
+                  text: t('mine.reveals-total', { count: reveals }),
+                },
+              ]}
+            />
           </Text>
           {/* Bars for the eye; the table below carries the same numbers for screen readers. */}
           <Group gap={2} align="flex-end" h={96} wrap="nowrap" aria-hidden>
@@ -114,9 +125,15 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
               <Table.Tr key={h.id}>
                 <Table.Td>{when(h.at)}</Table.Td>
                 <Table.Td>
-                  {t(`status.${h.to}`)}
-                  {h.by_staff ? ` · ${t('mine.by-staff')}` : ''}
-                  {h.reason ? ` · ${t('page.reason', { reason: reasonLabel(h.reason) })}` : ''}
+                  <MetaLine
+                    items={[
+                      { key: 'status', text: t(`status.${h.to}`) },
+                      ...(h.by_staff ? [{ key: 'staff', text: t('mine.by-staff') }] : []),
+                      ...(h.reason
+                        ? [{ key: 'reason', text: t('page.reason', { reason: reasonLabel(h.reason) }) }]
+                        : []),
+                    ]}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

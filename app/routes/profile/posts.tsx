@@ -5,14 +5,14 @@ import { adPath, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
-import { localeTags, localizePath } from '~/i18n/config.ts';
+import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { type FlashCode, redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
-import { dateTimeFormat, numberFormat } from '~/lib/intl.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { isOwnerTab, OWNER_TABS, type OwnerTab } from '~/lib/owner-tabs.ts';
 import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
@@ -87,8 +87,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   const navigate = useNavigate();
   const { tab, counts, ads, placed } = loaderData;
   const confirm = actionData && 'confirm' in actionData ? actionData.confirm : null;
-  const date = (iso: string | null) =>
-    iso ? dateTimeFormat(localeTags[locale], { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  const date = (iso: string | null) => (iso ? dates(locale).date(iso) : '');
   const tabHref = (name: OwnerTab) =>
     name === 'active' ? to('/profile/posts') : `${to('/profile/posts')}?status=${name}`;
   return (
@@ -125,9 +124,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
               className={classes.tab}
               component={Link as never}
               {...({ to: tabHref(name) } as object)}
-              rightSection={
-                <span className={classes.tabCount}>{numberFormat(localeTags[locale]).format(counts[name])}</span>
-              }
+              rightSection={<span className={classes.tabCount}>{numberFormat(locale).format(counts[name])}</span>}
             >
               {t(`mine.tabs.${name}`)}
             </Tabs.Tab>

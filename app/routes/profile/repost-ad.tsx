@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
-import { localeTags, localizePath } from '~/i18n/config.ts';
+import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -57,7 +57,7 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
   const price = usePrice();
   const refusalText = useFormErrorText();
   const { ad, quote } = loaderData;
-  const date = (iso: string) => dateTimeFormat(localeTags[locale], { dateStyle: 'long' }).format(new Date(iso));
+  const { date } = dates(locale);
   return (
     <Stack gap="lg" maw={640}>
       <Breadcrumbs

@@ -445,18 +445,22 @@ export function NotificationsSection({
                         {label}
                       </Table.Th>
                       <Table.Td visibleFrom="sm">
-                        <Checkbox checked readOnly disabled aria-label={name('in-app')} className={classes.cell} />
+                        <label className={classes.cell}>
+                          <Checkbox checked readOnly disabled aria-label={name('in-app')} />
+                        </label>
                       </Table.Td>
                       {(['email', 'sms'] as const).map((channel) => (
                         <Table.Td key={channel}>
-                          <Checkbox
-                            name={channel}
-                            value={type}
-                            defaultChecked={preferences[type][channel]}
-                            disabled={!reachable[channel]}
-                            aria-label={name(channel)}
-                            className={classes.cell}
-                          />
+                          {/* The whole 44 px cell ticks the box (docs/product/site.md, "Tap targets"). */}
+                          <label className={classes.cell}>
+                            <Checkbox
+                              name={channel}
+                              value={type}
+                              defaultChecked={preferences[type][channel]}
+                              disabled={!reachable[channel]}
+                              aria-label={name(channel)}
+                            />
+                          </label>
                         </Table.Td>
                       ))}
                     </Table.Tr>
@@ -493,6 +497,7 @@ export function DeleteSection({ settings, reply }: { settings: Settings; reply: 
             <PasswordInput
               {...getInputProps(withPassword.password, { type: 'password' })}
               key={withPassword.password.key}
+              visibilityToggleButtonProps={{ 'aria-label': t('common:show-password') }}
               label={t('labels.delete-password')}
               description={t('delete.password-hint')}
               autoComplete="current-password"

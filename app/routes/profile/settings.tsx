@@ -2,6 +2,7 @@ import type { SubmissionResult } from '@conform-to/react';
 import { Avatar, Box, Button, Grid, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { data, Link, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
+import { MetaLine } from '~/components/ads/ad-parts.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
@@ -9,7 +10,7 @@ import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts'
 import { flashCookie, redirectWithFlash } from '~/lib/flash.server.ts';
 import { authMeta, formAction, redirectWithCookies } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { dateTimeFormat } from '~/lib/intl.ts';
+import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -206,15 +207,13 @@ export const headers: Route.HeadersFunction = (args) => {
 
 export default function ProfileSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('profile');
-  const { tag, to } = useLocale();
+  const { locale, to } = useLocale();
   const location = useLocation();
   const { settings } = loaderData;
   const reply = actionData as ProfileActionData | undefined;
   /** The action's answer, for the section that was sent only. */
   const last = (...intents: ProfileIntent[]) => (reply && intents.includes(reply.result.section) ? reply : undefined);
-  const since = dateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(settings.member_since),
-  );
+  const since = dates(locale).month(settings.member_since);
   // Forms start afresh after every navigation (a success redirects), so typed passwords never linger.
   const key = location.key;
   return (
@@ -234,8 +233,13 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
           <Title order={1} size="h2">
             {t('title')}
           </Title>
-          <Text c="dimmed" size="sm" truncate="end">
-            <bdi>{settings.name}</bdi> · {t('member-since', { date: since })}
+          <Text c="dimmed" size="sm" component="div">
+            <MetaLine
+              items={[
+                { key: 'name', text: settings.name },
+                { key: 'since', text: t('member-since', { date: since }) },
+              ]}
+            />
           </Text>
         </Box>
         <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl" ms="auto">

@@ -22,7 +22,7 @@ import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icon
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigate } from 'react-router';
-import { adPath, usePrice } from '~/components/ads/ad-parts.tsx';
+import { adPath, usePlace, usePrice } from '~/components/ads/ad-parts.tsx';
 import {
   ATTRIBUTION,
   DEFAULT_CENTRE,
@@ -31,7 +31,7 @@ import {
   useTileUrl,
 } from '~/components/map/leaflet-map.tsx';
 import mapClasses from '~/components/map/map.module.css';
-import { localeTags, localizePath, localName } from '~/i18n/config.ts';
+import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -278,9 +278,9 @@ type Status = { state: 'loading' } | { state: 'error' } | { state: 'done'; total
 
 /** One ad in the preview: photo, price, title and place, the whole of it a link to the ad. */
 function MapAdCard({ ad }: { ad: AdCardData }) {
-  const { to, name } = useLocale();
+  const { to } = useLocale();
   const price = usePrice();
-  const place = ad.area ? `${name(ad.city)} · ${name(ad.area)}` : name(ad.city);
+  const place = usePlace()(ad);
   return (
     <Link to={to(adPath(ad))} className={classes.card}>
       <span className={classes.photo}>
@@ -382,10 +382,11 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
       const layer = layerRef.current;
       if (!layer) return;
       layer.clearLayers();
-      const digits = numberFormat(localeTags[lang]);
-      const compact = numberFormat(localeTags[lang], { notation: 'compact', maximumFractionDigits: 1 });
+      const digits = numberFormat(lang);
+      const compact = numberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
       for (const c of result.clusters) {
-        const size = Math.round(Math.min(64, 30 + 7 * Math.log10(c.count)));
+        // 44 px at least: a tap target (docs/product/site.md, "Tap targets and contrast").
+        const size = Math.round(Math.min(64, 44 + 7 * Math.log10(c.count)));
         const label = escapeHtml(tr('cluster', { count: c.count }));
         const shown = escapeHtml(c.count < 1000 ? digits.format(c.count) : compact.format(c.count));
         const icon = L.divIcon({
@@ -401,8 +402,8 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
         const icon = L.divIcon({
           className: '',
           html: `<button type="button" class="${classes.marker}" aria-label="${escapeHtml(tr('marker'))}" data-ad="${m.id}">${PIN}</button>`,
-          iconSize: [32, 32],
-          iconAnchor: [16, 32],
+          iconSize: [44, 44],
+          iconAnchor: [22, 44],
         });
         L.marker([m.lat, m.lng], { icon, keyboard: false, riseOnHover: true })
           .on('click', () => openAd(m.id))

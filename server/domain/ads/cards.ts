@@ -24,7 +24,19 @@ export interface AdCard {
   bumped_at: string | null;
   featured: boolean;
   /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
-  attributes: { ar: string; en: string }[];
+  attributes: CardValue[];
+}
+
+/**
+ * A value on a card, labelled: an option's words, a number with its unit or the attribute's name
+ * ("Bedrooms: 3"). A number also carries its attribute's key and the number itself, which the site
+ * words with the catalogue's plural where it has one (ads:card-values: "3 bedrooms", "3 غرف نوم").
+ */
+export interface CardValue {
+  ar: string;
+  en: string;
+  key?: string;
+  count?: number;
 }
 
 /** Published ads with what a card shows (its city, and the slugs of its URL). */
@@ -102,19 +114,19 @@ export async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
   }));
 }
 
-const cardNumber = { ar: numberFormat('ar-EG'), en: numberFormat('en-US') };
+const cardNumber = { ar: numberFormat('ar'), en: numberFormat('en') };
 
 const cardYear = {
-  ar: numberFormat('ar-EG', { useGrouping: false }),
-  en: numberFormat('en-US', { useGrouping: false }),
+  ar: numberFormat('ar', { useGrouping: false }),
+  en: numberFormat('en', { useGrouping: false }),
 };
 
 /**
  * What cards show of their ads' details: the values of attributes flagged `shown_on_card`, in
  * form order (option labels, numbers with their unit, a yes as the attribute's name).
  */
-async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: string; en: string }[]>> {
-  const byAd = new Map<number, { ar: string; en: string }[]>();
+async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, CardValue[]>> {
+  const byAd = new Map<number, CardValue[]>();
   if (ids.length === 0) return byAd;
   const rows = await db
     .selectFrom('ad_attribute_values as v')
@@ -123,6 +135,7 @@ async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: 
       'v.ad_id',
       'v.attribute_id',
       'a.type',
+      'a.key',
       'a.name_ar',
       'a.name_en',
       'a.unit_ar',
@@ -148,15 +161,22 @@ async function cardAttributes(db: DB, ids: number[]): Promise<Map<number, { ar: 
     for (const a of lists) optionsOf.set(a.id, toJson<AttributeOption[]>(a.options, []));
   }
   for (const r of rows) {
-    let shown: { ar: string; en: string } | null = null;
+    let shown: CardValue | null = null;
     if (r.value_option !== null) {
       const o = optionsOf.get(r.attribute_id)?.find((x) => x.value === r.value_option);
       shown = o ? { ar: o.ar, en: o.en } : null;
     } else if (r.value_number !== null) {
       const n = Number(r.value_number);
       const f = r.type === 'year' ? cardYear : cardNumber;
-      const unit = (u: string | null) => (u ? ` ${u}` : '');
-      shown = { ar: f.ar.format(n) + unit(r.unit_ar), en: f.en.format(n) + unit(r.unit_en) };
+      // A bare number is not a fact: without a unit it is named ("Bedrooms: 3").
+      const label = (value: string, unit: string | null, name: string) =>
+        unit ? `${value} ${unit}` : `${name}: ${value}`;
+      shown = {
+        ar: label(f.ar.format(n), r.unit_ar, r.name_ar),
+        en: label(f.en.format(n), r.unit_en, r.name_en),
+        key: r.key,
+        count: n,
+      };
     } else if (r.value_bool !== null) {
       shown = toBool(r.value_bool) ? { ar: r.name_ar, en: r.name_en } : null;
     } else if (r.value_text !== null && r.value_text.length <= 30) {
