@@ -4,8 +4,8 @@
 //
 // Intl formatters are costly to create (a locale data lookup each time) and cheap to reuse: pages
 // format many prices and dates per render, so formatters are made once per locale and options.
-import type { Locale } from '~/i18n/config.ts';
-import { LIBYA_TIME_ZONE } from '~/lib/moderation-codes.ts';
+import type { Locale } from '../i18n/config.ts';
+import { LIBYA_TIME_ZONE } from './moderation-codes.ts';
 
 /**
  * The Intl locale of each language. Plain Arabic with the Latin numbering system: `ar-EG` writes
