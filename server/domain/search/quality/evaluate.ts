@@ -1,7 +1,9 @@
 // Search relevance measured against the judged queries of ./judged-queries.ts: for each query, the
 // ads a buyer expects (read from the database by the query's judgement: the ads filed under a
 // category, carrying an option, in a city) against what the search service answers. Recall is the
-// share of the expected ads found at all; precision the share of expected ads among the first ten
+// share of the expected ads found among every result a listing can show (ALL_RESULTS): when more
+// ads are expected than a listing can show (a bench database of a million ads), the share of those
+// results that are expected ads; precision the share of expected ads among the first ten
 // results — among the first k when only k < 10 ads are expected (no ranking could do better than
 // k in ten then), and among all of them when fewer are found. `strict` keeps ten whatever is expected. `npm run search:quality` (scripts/search-quality.ts)
 // prints them for the demo ads on either database.
@@ -94,7 +96,7 @@ export async function measureRelevance(
       query,
       expected: want.size,
       found: ids.length,
-      recall: ids.filter((id) => want.has(id)).length / want.size,
+      recall: ids.filter((id) => want.has(id)).length / Math.min(want.size, ALL_RESULTS),
       precision: share(ids.slice(0, Math.min(10, want.size))),
       strict: share(ids.slice(0, 10)),
     });
