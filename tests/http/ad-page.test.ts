@@ -23,7 +23,7 @@ describe('the ad page', () => {
 
   it('shows a published ad to everyone with its details, structured data and a canonical URL', async () => {
     const owner = await seller();
-    const ad = await placeAd(owner, 'تويوتا كورولا ٢٠١٥ نظيفة');
+    const ad = await placeAd(owner, 'تويوتا كورولا ٢٠١٥ نظيفة', { 'attrs.mileage': '180000' });
     publish(ad.id);
     const res = await browser().get(ad.url);
     expect(res.status).toBe(200);
@@ -31,6 +31,9 @@ describe('the ad page', () => {
     expect(html).toContain('45,000 LYD');
     expect(html).toContain('Year');
     expect(html).toContain('2015');
+    // A number reads grouped, a year never.
+    expect(html).toContain('180,000 km');
+    expect(html).not.toContain('2,015');
     expect(html).toContain('"@type":"Product"');
     expect(html).toContain('"availability":"https://schema.org/InStock"');
     expect(html).toContain('"@type":"BreadcrumbList"');

@@ -27,7 +27,7 @@ import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
-import { dates } from '~/lib/intl.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -371,7 +371,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                 {t('page.location')}
               </Title>
               <Text size="sm" c="dimmed" mb="xs">
-                {place} · {t('page.location-approximate')}
+                {t('page.location-approximate-in', { place })}
               </Text>
               <LocationMap location={ad.location} label={t('page.location-map', { place })} place={place} />
             </section>
@@ -431,6 +431,11 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
 /** An attribute's value as the page shows it: option names or the value, with its unit. */
 function detailValue(d: AdDetail, locale: Locale): string {
   const unit = locale === 'ar' ? d.label.unit_ar : d.label.unit_en;
-  const values = d.values.map((v) => (locale === 'ar' ? v.ar : v.en)).join(locale === 'ar' ? '، ' : ', ');
+  // A number reads with the locale's grouping ("180,000 km"); a year never does.
+  const number = d.label.type === 'number' ? numberFormat(locale) : null;
+  const values = d.values
+    .map((v) => (locale === 'ar' ? v.ar : v.en))
+    .map((v) => (number && /^-?\d+(\.\d+)?$/.test(v) ? number.format(Number(v)) : v))
+    .join(locale === 'ar' ? '، ' : ', ');
   return unit ? `${values} ${unit}` : values;
 }
