@@ -1,10 +1,7 @@
-import '@fontsource-variable/noto-sans-arabic/wght.css';
-import '@fontsource-variable/inter/wght.css';
+import './styles/fonts.css';
 import '@mantine/core/styles.css';
 import '@mantine/nprogress/styles.css';
 import './styles/global.css';
-import latinFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
-import arabicFont from '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2?url';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches } from 'react-router';
@@ -18,6 +15,8 @@ import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
+import latinFont from './styles/fonts/inter-latin.woff2?url';
+import arabicFont from './styles/fonts/noto-sans-arabic.woff2?url';
 
 /** Before any loader or action of any page. */
 export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableBody];
