@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { AdCards, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
-import { FormError } from '~/components/form-parts.tsx';
+import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { localeTags, localizePath, localName } from '~/i18n/config.ts';
@@ -32,11 +32,12 @@ import { formAction } from '~/lib/form-actions.server.ts';
 import { dateTimeFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
+import { REPORT_REASONS } from '~/lib/report-reasons.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { REPORT_REASONS, reportSchema } from '~/lib/validation/ads.ts';
+import { reportSchema } from '~/lib/validation/ads.ts';
 import { can } from '../../../server/domain/access.ts';
 import { findPendingChange } from '../../../server/domain/ads/changes.ts';
 import { reportAd } from '../../../server/domain/ads/reports.ts';
@@ -235,6 +236,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       ad.photos[0] ? `${ad.photos[0].urls.medium} 800w, ${ad.photos[0].urls.large} 1600w` : undefined
                     }
                     sizes="(max-width: 62em) 100vw, 66vw"
+                    // The page's largest paint: fetched first, never lazily (docs/performance.md).
+                    fetchPriority="high"
                     alt={ad.title}
                     radius="md"
                     mah={480}
