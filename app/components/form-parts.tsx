@@ -1,7 +1,6 @@
 import { type FieldMetadata, getInputProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
