@@ -1,11 +1,8 @@
-import '@fontsource-variable/noto-sans-arabic/wght.css';
-import '@fontsource-variable/inter/wght.css';
+import './styles/fonts.css';
 import '@mantine/core/styles.css';
 import '@mantine/nprogress/styles.css';
 import './styles/global.css';
 import './styles/tap-targets.css';
-import latinFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
-import arabicFont from '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2?url';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import {
@@ -31,6 +28,8 @@ import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
+import latinFont from './styles/fonts/inter-latin.woff2?url';
+import arabicFont from './styles/fonts/noto-sans-arabic.woff2?url';
 
 /**
  * A request that carries a flash message (app/lib/flash.server.ts) gets a private answer: the

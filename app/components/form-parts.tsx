@@ -1,7 +1,6 @@
 import { type FieldMetadata, getInputProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Anchor, Button, PasswordInput, Text, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
@@ -17,30 +16,8 @@ export function useFieldError() {
   };
 }
 
-/** The words of an error code (`code` or `code:count`), e.g. `repost-cooldown:3`, `too-many:5`. */
-export function useFormErrorText() {
-  const { t } = useT();
-  return (code: string) => {
-    const [key, arg] = code.split(':');
-    return key === 'too-many'
-      ? t('errors:too-many-requests-minutes', { count: Number(arg) })
-      : t(`errors:${key}`, { count: arg ? Number(arg) : undefined, defaultValue: t('errors:internal') });
-  };
-}
-
-/**
- * A form-level error: `too-many:<minutes>` (rate limit) or an error code of the `errors`
- * namespace (e.g. `invalid-credential`), with an optional count (`allowance-exceeded:5`).
- */
-export function FormError({ code }: { code: unknown }) {
-  const text = useFormErrorText();
-  if (typeof code !== 'string' || !code) return null;
-  return (
-    <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-      {text(code)}
-    </Alert>
-  );
-}
+// A page that only shows a form-level error needs neither Conform nor Zod in the browser.
+export { FormError, useFormErrorText } from './form-error.tsx';
 
 /**
  * A Conform form validated by the same Zod schema as the server: on blur and change in the browser,

@@ -32,8 +32,9 @@ export const theme = createTheme({
   // The brand green itself (#2D9C68) marks the logo, icons and the page-load bar.
   primaryShade: { light: 8, dark: 8 },
   colors: { brand },
-  fontFamily: "'Noto Sans Arabic Variable', 'Inter Variable', system-ui, sans-serif",
-  headings: { fontFamily: "'Noto Sans Arabic Variable', 'Inter Variable', system-ui, sans-serif", fontWeight: '700' },
+  // The page's language's font first (app/styles/global.css): it also draws the spaces.
+  fontFamily: 'var(--souq-font)',
+  headings: { fontFamily: 'var(--souq-font)', fontWeight: '700' },
   defaultRadius: 'md',
   cursorType: 'pointer',
   components: {

@@ -108,16 +108,16 @@ test('the gallery opens dark and full screen, swipes, and gives focus back @phon
     const box = await dialog.boundingBox();
     expect(box).toMatchObject({ x: 0, y: 0, width: viewport.width, height: viewport.height });
     const counter = dialog.getByTestId('gallery-counter');
-    await expect(counter).toHaveText(prefix ? '1 / 3' : '١ / ٣');
+    await expect(counter).toHaveText('1 / 3');
     await expect(dialog.getByRole('button', { name: previous })).toBeHidden();
     await expectAccessible(page);
     // The next photo comes from the end of the line: a swipe towards its start (left in English,
     // right in Arabic). A swipe the other way from the first photo stays on it.
     const [start, end] = prefix ? [0.85, 0.15] : [0.15, 0.85];
     await swipe(page, end, start);
-    await expect(counter).toHaveText(prefix ? '1 / 3' : '١ / ٣');
+    await expect(counter).toHaveText('1 / 3');
     await swipe(page, start, end);
-    await expect(counter).toHaveText(prefix ? '2 / 3' : '٢ / ٣');
+    await expect(counter).toHaveText('2 / 3');
     // A double tap zooms into the photo, a second one zooms back out.
     const photo = dialog.getByRole('img', { name: prefix ? 'Photo 2' : 'الصورة 2' });
     const stage = await dialog.locator('section').boundingBox();
@@ -128,9 +128,9 @@ test('the gallery opens dark and full screen, swipes, and gives focus back @phon
     await page.mouse.dblclick(centre.x, centre.y);
     await expect(photo).not.toHaveAttribute('style', /scale/);
     await dialog.getByRole('button', { name: next }).tap();
-    await expect(counter).toHaveText(prefix ? '3 / 3' : '٣ / ٣');
+    await expect(counter).toHaveText('3 / 3');
     await page.keyboard.press(prefix ? 'ArrowLeft' : 'ArrowRight');
-    await expect(counter).toHaveText(prefix ? '2 / 3' : '٢ / ٣');
+    await expect(counter).toHaveText('2 / 3');
     // Focus stays inside while it is open.
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');

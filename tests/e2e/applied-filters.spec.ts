@@ -80,19 +80,19 @@ test('a long facet row folds behind "show more" and narrows as one types Arabic'
   await open(page, `/posts?q=${tag}`);
   const row = page.getByRole('list', { name: 'المدن' });
   await expect(row.first().getByRole('link')).toHaveCount(8);
-  const more = page.getByText('عرض المزيد (٢)');
+  const more = page.getByText('عرض المزيد (2)');
   await more.click();
   const box = page.getByRole('searchbox', { name: 'ابحث في المدن' });
   // Without the hamza: أجدابيا.
   await box.fill('اجدابيا');
   const found = page.locator('details').getByRole('list', { name: 'المدن' }).getByRole('link');
-  await expect(found).toHaveText(['أجدابيا(١)']);
+  await expect(found).toHaveText(['أجدابيا(1)']);
   // A haa for the taa marbuta: الزاوية.
   await box.fill('الزاويه');
-  await expect(found).toHaveText(['الزاوية(١)']);
+  await expect(found).toHaveText(['الزاوية(1)']);
   // English names match on Arabic pages too.
   await box.fill('Misr');
-  await expect(found).toHaveText(['مصراتة(١)']);
+  await expect(found).toHaveText(['مصراتة(1)']);
   await box.fill('xyz');
   await expect(found).toHaveCount(0);
   await expect(page.getByText('لا شيء هنا يطابق ما كتبته.')).toBeVisible();

@@ -49,6 +49,8 @@ export function AdGallery({ photos, title }: { photos: GalleryPhoto[]; title: st
           src={first.urls.large}
           srcSet={`${first.urls.medium} 800w, ${first.urls.large} 1600w`}
           sizes="(max-width: 62em) 100vw, 66vw"
+          // The page's largest paint: fetched first, never lazily (docs/performance.md).
+          fetchPriority="high"
           alt={title}
           className={classes.heroImage}
         />

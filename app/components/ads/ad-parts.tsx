@@ -84,7 +84,7 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
  * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
  * and a CSS module: lists render many cards per request.
  */
-export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
+export function AdCard({ ad, now, first = false }: { ad: AdCardData; now?: string; first?: boolean }) {
   const { t } = useT('ads');
   const { to } = useLocale();
   const money = useMoney();
@@ -99,7 +99,10 @@ export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
             srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
             sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
             alt=""
-            loading="lazy"
+            // The first cards of a result list are the largest thing on a phone's first screen:
+            // fetched at once and first, never lazily (docs/performance.md).
+            loading={first ? 'eager' : 'lazy'}
+            fetchPriority={first ? 'high' : undefined}
           />
         ) : (
           <div className={classes.noPhoto}>
@@ -142,7 +145,18 @@ export function AdCard({ ad, now }: { ad: AdCardData; now?: string }) {
   );
 }
 
-export function AdCards({ ads, label, now }: { ads: AdCardData[]; label: string; now?: string }) {
+/** `eager`: how many leading cards are on the first screen (their photos are not lazy). */
+export function AdCards({
+  ads,
+  label,
+  now,
+  eager = 0,
+}: {
+  ads: AdCardData[];
+  label: string;
+  now?: string;
+  eager?: number;
+}) {
   return (
     <SimpleGrid
       cols={{ base: 2, sm: 3, md: 4 }}
@@ -151,9 +165,9 @@ export function AdCards({ ads, label, now }: { ads: AdCardData[]; label: string;
       aria-label={label}
       style={{ listStyle: 'none', padding: 0, margin: 0 }}
     >
-      {ads.map((ad) => (
+      {ads.map((ad, i) => (
         <li key={ad.id}>
-          <AdCard ad={ad} now={now} />
+          <AdCard ad={ad} now={now} first={i < eager} />
         </li>
       ))}
     </SimpleGrid>

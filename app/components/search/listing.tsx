@@ -104,7 +104,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
         <div aria-busy={busy}>
           {listing.ads.length > 0 ? (
             <section aria-label={t('results-label')}>
-              <AdCards ads={listing.ads} label={t('results-label')} now={listing.now} />
+              <AdCards ads={listing.ads} label={t('results-label')} now={listing.now} eager={2} />
               <Pager page={listing.page} pages={listing.pages} href={(n) => href(query, n)} />
             </section>
           ) : (

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
 import { ID_PARAMETER, MAX_ID, parseId } from '../ids.ts';
+import { REPORT_REASONS } from '../report-reasons.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
@@ -12,16 +13,7 @@ export type PriceType = (typeof PRICE_TYPES)[number];
 export const PRICED: readonly PriceType[] = ['fixed', 'negotiable'];
 export const CURRENCIES = ['LYD', 'USD'] as const;
 export const MAX_PHOTOS = 10;
-/** Why a member reports an ad (docs/product/ads.md, "Reports"), in the order the form lists them. */
-export const REPORT_REASONS = [
-  'scam',
-  'prohibited',
-  'wrong-category',
-  'duplicate',
-  'offensive',
-  'sold',
-  'other',
-] as const;
+export { REPORT_REASONS } from '../report-reasons.ts';
 /** What the owner's list of ads posts for one of them. */
 export const ownAdMoveSchema = z.object({
   id: ID_PARAMETER,

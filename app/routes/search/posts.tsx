@@ -3,7 +3,7 @@ import { Alert, Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
 import { z } from 'zod';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
-import { FormError } from '~/components/form-parts.tsx';
+import { FormError } from '~/components/form-error.tsx';
 import { SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';

@@ -1,0 +1,68 @@
+// The JavaScript a phone downloads before a page is interactive, from the build's route manifest:
+// the entry, the page's route modules and everything they import, the manifest and the page's
+// language catalogue, each as the server sends it to a gzip client (scripts/precompress.ts). Held to the
+// levels measured in docs/performance.md ("First-load JavaScript"), whose target is 170 KB.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const dir = path.resolve('build/client');
+
+interface RouteEntry {
+  module: string;
+  imports?: string[];
+  parentId?: string;
+}
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, RouteEntry>;
+}
+
+const manifestFile = readdirSync(path.join(dir, 'assets')).find((f) => /^manifest-.*\.js$/.test(f)) as string;
+const manifest = (() => {
+  const text = readFileSync(path.join(dir, 'assets', manifestFile), 'utf8');
+  return JSON.parse(text.slice(text.indexOf('=') + 1).replace(/;\s*$/, '')) as Manifest;
+})();
+
+/** The hashed file a module was built to, e.g. the Arabic catalogue `bundle-ar-<hash>.js`. */
+const built = (prefix: string) =>
+  `/assets/${readdirSync(path.join(dir, 'assets')).find((f) => f.startsWith(`${prefix}-`) && f.endsWith('.js'))}`;
+
+/** Gzipped bytes of a page's first-load scripts. */
+function firstLoad(routeId: string): { bytes: number; files: number } {
+  const files = new Set([...manifest.entry.imports, manifest.entry.module, `/assets/${manifestFile}`]);
+  files.add(built(routeId.startsWith('en.') ? 'bundle-en' : 'bundle-ar'));
+  for (
+    let r: RouteEntry | undefined = manifest.routes[routeId];
+    r;
+    r = r.parentId ? manifest.routes[r.parentId] : undefined
+  ) {
+    files.add(r.module);
+    for (const f of r.imports ?? []) files.add(f);
+  }
+  let bytes = 0;
+  // Files too small to gain from compression are sent as they are (scripts/precompress.ts).
+  for (const f of files) {
+    const file = path.join(dir, f);
+    bytes += statSync(existsSync(`${file}.gz`) ? `${file}.gz` : file).size;
+  }
+  return { bytes, files: files.size };
+}
+
+/** KB measured on 2026-11-26 (docs/performance.md) and a little room; the target is 170 everywhere. */
+const LEVELS: Record<string, number> = { home: 210, posts: 262, category: 262, ad: 246, 'posts.map': 240 };
+
+describe('first-load JavaScript', () => {
+  it.each(Object.keys(LEVELS).flatMap((page) => [`ar.${page}`, `en.${page}`]))('%s stays within its level', (id) => {
+    const { bytes } = firstLoad(id);
+    const level = LEVELS[id.slice(3)] as number;
+    expect(Math.round(bytes / 1024), `${id}: gzipped KB`).toBeLessThanOrEqual(level);
+  });
+
+  it('the map library is not in any page’s first load', () => {
+    for (const id of Object.keys(manifest.routes)) {
+      const r = manifest.routes[id] as RouteEntry;
+      expect([r.module, ...(r.imports ?? [])].filter((f) => /\/leaflet-src/.test(f))).toEqual([]);
+    }
+  });
+});
