@@ -1,12 +1,11 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { getFormProps, getTextareaProps } from '@conform-to/react';
 import { Alert, Button, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconBrandWhatsapp, IconMail, IconPhone } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import { useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
-import { SELLER_MESSAGE_MAX, sellerMessageSchema } from '~/lib/validation/ads.ts';
+import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '~/lib/seller-message.ts';
+import { translateError } from '~/lib/validation/error-words.ts';
 import classes from './seller-contact.module.css';
 
 // How a buyer reaches the seller on the ad page (docs/product/ads.md, "Contact options"): calls and
@@ -192,8 +191,11 @@ export function ContactBar(props: ContactProps) {
 export function MessageSellerForm({ result, sent }: { result: SubmissionResult<string[]> | undefined; sent: boolean }) {
   const { t } = useT('ads');
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm('message-seller-form', sellerMessageSchema, sent ? undefined : result);
-  const fieldError = useFieldError();
+  // The server validates with the form's schema (app/lib/validation/ads.ts) and answers its verdict;
+  // the browser checks the length natively, so the page loads neither Zod nor Conform.
+  const code = sent ? undefined : result?.error?.message?.[0];
+  const typed = sent ? undefined : (result?.initialValue as { message?: unknown } | undefined)?.message;
+  const error = code ? translateError(t, code, 'message') : undefined;
   return (
     <section id={MESSAGE_SECTION} aria-labelledby={`${MESSAGE_SECTION}-title`} className={classes.message}>
       <Title order={2} size="h5" mb="xs" id={`${MESSAGE_SECTION}-title`}>
@@ -204,20 +206,22 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
           {t('page.message-sent')}
         </Alert>
       ) : (
-        <Form method="post" {...getFormProps(form)} noValidate>
+        <Form method="post" id="message-seller-form">
           <input type="hidden" name="intent" value="message" />
           <Stack gap="xs">
             <Textarea
-              {...getTextareaProps(fields.message)}
-              key={fields.message.key}
+              name="message"
               label={t('page.message-label')}
               description={t('page.message-hint')}
+              defaultValue={typeof typed === 'string' ? typed : undefined}
+              required
+              minLength={SELLER_MESSAGE_MIN}
               maxLength={SELLER_MESSAGE_MAX}
               autosize
               minRows={3}
               maxRows={8}
               dir="auto"
-              error={fieldError(fields.message)}
+              error={error}
             />
             <Button
               type="submit"

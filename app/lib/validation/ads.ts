@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
 import { ID_PARAMETER, MAX_ID, parseId } from '../ids.ts';
 import { REPORT_REASONS } from '../report-reasons.ts';
+import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '../seller-message.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;
@@ -14,6 +15,7 @@ export const PRICED: readonly PriceType[] = ['fixed', 'negotiable'];
 export const CURRENCIES = ['LYD', 'USD'] as const;
 export const MAX_PHOTOS = 10;
 export { REPORT_REASONS } from '../report-reasons.ts';
+export { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '../seller-message.ts';
 /** What the owner's list of ads posts for one of them. */
 export const ownAdMoveSchema = z.object({
   id: ID_PARAMETER,
@@ -36,8 +38,6 @@ export type ReportInput = z.output<typeof reportSchema>;
  * "Message the seller" on the ad page: the buyer's words, relayed to the seller by email without
  * either address (server/domain/ads/messages.ts).
  */
-export const SELLER_MESSAGE_MIN = 10;
-export const SELLER_MESSAGE_MAX = 2000;
 export const sellerMessageSchema = z.object({
   message: requiredField(rules.min(SELLER_MESSAGE_MIN), rules.max(SELLER_MESSAGE_MAX)),
 });

@@ -1,11 +1,11 @@
 // Validation rules of docs/product/site.md as Zod helpers shared by browser and server. A field runs its rules
 // in order and reports only the first that fails. Messages are codes ("required", "min:10"),
 // turned into words in the visitor's language by `translateError`.
-import type { TFunction } from 'i18next';
 import { z } from 'zod';
 
 import { latinDigits } from '../digits.ts';
 
+export { translateError } from './error-words.ts';
 export { latinDigits };
 
 /** Empty for `required`: missing, null, false, an empty list, or only white space. */
@@ -152,13 +152,4 @@ export function confirmed<T extends Record<string, unknown>>(
   return (ctx: z.RefinementCtx) => {
     if (data[field] !== data[target]) ctx.addIssue({ code: 'custom', path: [field], message: 'confirmed' });
   };
-}
-
-/** The words for an error code, naming the field in the same language. */
-export function translateError(t: TFunction, code: string, field: string): string {
-  const [key, arg] = code.split(':');
-  const fieldLabel = t(`validation:fields.${field}`, { defaultValue: field });
-  const values = { field: fieldLabel, count: arg ? Number(arg) : undefined, value: arg };
-  // Domain refusals (e.g. email-already-in-use) are worded in the errors namespace.
-  return t(`validation:${key}`, { ...values, defaultValue: t(`errors:${key}`, values) });
 }
