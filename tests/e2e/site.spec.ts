@@ -22,7 +22,7 @@ test('home in English is left-to-right @phone', async ({ page }) => {
 
 test('the search box submits to /posts with the query', async ({ page }) => {
   await open(page, '/en');
-  const box = page.getByRole('searchbox', { name: 'Search ads' }).first();
+  const box = page.getByRole('combobox', { name: 'Search ads' }).first();
   await box.fill('toyota');
   await box.press('Enter');
   await expect(page).toHaveURL(/\/en\/posts\?q=toyota$/);
