@@ -112,13 +112,21 @@ function figuresOf(lhr: LhResult, ignore?: RegExp): PageFigures {
     transferSize: number;
   }[];
   const bytes = (t: string) => byType.find((i) => i.resourceType === t)?.transferSize ?? 0;
-  const errors = (lhr.audits['errors-in-console']?.details?.items ?? []) as { url?: string; description?: string }[];
+  const errors = (lhr.audits['errors-in-console']?.details?.items ?? []) as {
+    url?: string;
+    description?: string;
+    sourceLocation?: { url?: string };
+  }[];
   const requests = (lhr.audits['network-requests']?.details?.items ?? []) as { url: string; transferSize?: number }[];
   const ignored = ignore
     ? requests.filter((r) => ignore.test(r.url)).reduce((sum, r) => sum + (r.transferSize ?? 0), 0)
     : 0;
   return {
-    consoleErrors: errors.map((e) => e.url || e.description || '').filter((e) => !ignore?.test(e)),
+    // A request that failed outright (a tile server that refuses) names its URL only in the
+    // message's source location.
+    consoleErrors: errors
+      .filter((e) => !ignore || ![e.url, e.sourceLocation?.url, e.description].some((u) => u && ignore.test(u)))
+      .map((e) => e.url || e.sourceLocation?.url || e.description || ''),
     scores,
     lcp: n('largest-contentful-paint'),
     tbt: n('total-blocking-time'),

@@ -149,6 +149,8 @@ test('the ad page names the place when map tiles cannot load, and keeps the cont
 }) => {
   const title = `Corolla on the map ${Date.now().toString(36)}`;
   const { path: adPath } = await placeAdAsAdmin(browser, baseURL, { title, approve: true });
+  const thrown: string[] = [];
+  page.on('pageerror', (error) => thrown.push(error.message));
   await open(page, `/en${adPath}`);
   // On a wide screen the contact is in the seller's column, and there is no bar.
   await expect(page.getByRole('navigation', { name: 'Contact the seller' })).toBeHidden();
@@ -162,4 +164,6 @@ test('the ad page names the place when map tiles cannot load, and keeps the cont
     /^https:\/\/www\.openstreetmap\.org\/#map=\d+\//,
   );
   await expectAccessible(page);
+  // Giving up on the map throws nothing in the page.
+  expect(thrown).toEqual([]);
 });

@@ -192,7 +192,7 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
   const { t } = useT('ads');
   const navigation = useNavigation();
   // The server validates with the form's schema (app/lib/validation/ads.ts) and answers its verdict;
-  // the browser checks the length natively, so the page loads neither Zod nor Conform.
+  // its words show next to the field, so the page loads neither Zod nor Conform.
   const code = sent ? undefined : result?.error?.message?.[0];
   const typed = sent ? undefined : (result?.initialValue as { message?: unknown } | undefined)?.message;
   const error = code ? translateError(t, code, 'message') : undefined;
@@ -206,7 +206,7 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
           {t('page.message-sent')}
         </Alert>
       ) : (
-        <Form method="post" id="message-seller-form">
+        <Form method="post" id="message-seller-form" noValidate>
           <input type="hidden" name="intent" value="message" />
           <Stack gap="xs">
             <Textarea

@@ -109,7 +109,9 @@ export function LocationMap({
     layer.on('load', () => {
       if (loaded > 0) return;
       setState('failed');
-      remove();
+      // After the event: Leaflet fires it from inside its own tile handling, which still reads the
+      // map once the listeners return (removing it there throws in the browser).
+      setTimeout(remove, 0);
     });
     layer.addTo(map);
     // The view first: a layer added to a map without one waits, and its bounds are not known yet.
