@@ -125,7 +125,7 @@ export function FacetList({
           <div className={classes.moreBody}>
             <OptionSearchBox search={search} label={searchLabel} />
             {listed.length > 0 ? (
-              <ul className={classes.moreList} aria-label={label}>
+              <ul className={classes.facets} aria-label={label}>
                 {listed.map(chip)}
               </ul>
             ) : (
