@@ -7,6 +7,7 @@ import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, Se
 import { requestContext } from '../server/context.ts';
 import { localeOfPath } from './i18n/config.ts';
 import { i18nFor } from './i18n/resources.server.ts';
+import { hydrateAfterLoad } from './lib/hydrate-after-load.server.ts';
 import { NonceContext } from './lib/nonce.tsx';
 
 export const streamTimeout = 5_000;
@@ -55,7 +56,7 @@ export default function handleRequest(
           body.on('end', () => {
             responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
             resolve(
-              new Response(Buffer.concat(chunks), {
+              new Response(Buffer.from(hydrateAfterLoad(Buffer.concat(chunks).toString('utf8'))), {
                 headers: responseHeaders,
                 status: responseStatusCode,
                 statusText: reason,

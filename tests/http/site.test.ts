@@ -176,7 +176,10 @@ describe('operations', () => {
     // fetch() decompresses, so sizes are measured by gzipping what the server sent (level 6, as served).
     const html = await (await get('/')).text();
     expect(gzipSync(html).length).toBeLessThanOrEqual(60 * 1024);
-    const scripts = new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+    // The scripts hydration fetches once the page has loaded (docs/decisions/0013-hydrate-after-load.md).
+    const preloads = JSON.parse(/for \(const href of (\[[^\]]*\])\)/.exec(html)?.[1] ?? '[]') as string[];
+    const imported = [...html.matchAll(/import\("(\/assets\/[^"]+\.js)"\)/g)].map((m) => m[1] as string);
+    const scripts = new Set([...preloads, ...imported]);
     let total = 0;
     for (const src of scripts) total += gzipSync(Buffer.from(await (await get(src)).arrayBuffer())).length;
     expect(scripts.size).toBeGreaterThan(0);

@@ -1,0 +1,48 @@
+// Hydration waits until the page's own content has loaded (docs/decisions/0013-hydrate-after-load.md).
+//
+// React Router's <Scripts> writes a `<link rel="modulepreload">` into the head for every script the
+// page hydrates with (about 55 files, 200–260 KB gzipped) and an inline module script that imports
+// the route modules statically, so a phone fetches all of it at once with the stylesheet, the font
+// and the first photos, and on a slow link the photos and the text wait behind the scripts. The
+// server page is complete without them (every link and form works without JavaScript), so the
+// scripts are better fetched once the page has loaded. This rewrites the rendered document:
+// - the head loses its modulepreload links;
+// - the inline module script first waits for the window's `load` event (or BOOT_WAIT_MS after the
+//   document was parsed, whichever comes first: a photo that hangs never holds the page back),
+//   then adds the same modulepreload links (every file is fetched in parallel, as before) and
+//   imports the route modules dynamically instead of statically, and goes on as React Router wrote it.
+// A document without that script (a page rendered without <Scripts>) is returned unchanged.
+
+/** How long after the document was parsed hydration starts at the latest, in ms. */
+export const BOOT_WAIT_MS = 1000;
+
+const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
+/** React Router's inline module script, up to the end of its static route-module imports. */
+const BOOT = /(<script[^>]*\stype="module"[^>]*>)\s*;?\s*((?:import \* as [\w$]+ from "[^"]+";\s*)+)/;
+const IMPORT = /import \* as ([\w$]+) from ("[^"]+");/g;
+
+/** The document with its hydration scripts fetched after the page's load (see above). */
+export function hydrateAfterLoad(html: string): string {
+  const boot = BOOT.exec(html);
+  if (!boot) return html;
+  const headEnd = html.indexOf('</head>');
+  if (headEnd < 0 || headEnd > boot.index) return html;
+  const hrefs: string[] = [];
+  const head = html.slice(0, headEnd).replace(PRELOAD, (_link, href: string) => {
+    hrefs.push(href);
+    return '';
+  });
+  const [script, tag, imports] = boot as unknown as [string, string, string];
+  const modules = [...imports.matchAll(IMPORT)].map(([, name, href]) => ({ name, href }));
+  const rewritten =
+    `${tag}await new Promise((go) => {` +
+    ` if (document.readyState === 'complete') go();` +
+    ` else { addEventListener('load', go, { once: true }); setTimeout(go, ${BOOT_WAIT_MS}); } });\n` +
+    `for (const href of ${JSON.stringify(hrefs)}) {` +
+    ` const link = document.createElement('link'); link.rel = 'modulepreload'; link.href = href;` +
+    ` document.head.append(link); }\n` +
+    `const [${modules.map((m) => m.name).join(', ')}] = await Promise.all([${modules
+      .map((m) => `import(${m.href})`)
+      .join(', ')}]);\n`;
+  return head + html.slice(headEnd, boot.index) + rewritten + html.slice(boot.index + script.length);
+}
