@@ -24,6 +24,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // The realtime server, black-box: real sockets, pusher-js and the pusher SDK, Redis when
+          // TEST_REDIS_URL is set (tests/realtime/).
+          name: 'realtime',
+          include: ['tests/realtime/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 15_000,
+          hookTimeout: 15_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'http',
           include: ['tests/http/**/*.test.ts'],
           environment: 'node',

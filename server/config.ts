@@ -31,6 +31,10 @@ const intIn = (min: number, max: number, fallback: number) =>
       return n;
     });
 
+/** Realtime app ids and keys travel in URL paths (`/app/{key}`, `/apps/{id}/…`). */
+const REALTIME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const REALTIME_ID_MESSAGE = 'must be 1 to 64 letters, digits, _ or -';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intIn(0, 65535, 3000),
@@ -83,9 +87,24 @@ const envSchema = z.object({
   TRUST_PROXY: intIn(0, 10, 0),
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   SEED_DEMO_ADS: z.enum(['true', 'false']).optional(),
-  REALTIME_APP_ID: z.string().default('souq'),
-  REALTIME_KEY: z.string().default('souq-key'),
-  REALTIME_SECRET: z.string().optional(),
+  REALTIME_DRIVER: z.enum(['embedded', 'pusher']).default('embedded'),
+  REALTIME_APP_ID: z.string().trim().regex(REALTIME_ID, REALTIME_ID_MESSAGE).default('souq'),
+  REALTIME_APP_KEY: z.string().trim().regex(REALTIME_ID, REALTIME_ID_MESSAGE).default('souq-key'),
+  REALTIME_APP_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 16, { message: 'must be at least 16 characters' }),
+  REALTIME_HOST: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(v), {
+      message: 'must be a host name, without scheme or port',
+    }),
+  REALTIME_PORT: intIn(1, 65535, 0),
+  REALTIME_SCHEME: z.enum(['http', 'https']).optional(),
+  REALTIME_MAX_CONNECTIONS: intIn(1, 1_000_000, 10_000),
+  REALTIME_MAX_CONNECTIONS_PER_IP: intIn(1, 1_000_000, 100),
   /** `npm run bench` only: an HTML file answered from memory at /__bench/page (the serving limit). */
   BENCH_PAGE_FILE: z.string().trim().optional(),
 });
@@ -130,6 +149,23 @@ export interface Config {
   seedDemoAds: boolean;
   /** `npm run bench` only: the HTML file /__bench/page answers from memory (the serving limit). */
   benchPageFile: string | undefined;
+  /** Realtime (docs/realtime.md): the embedded Pusher-protocol server, or an external one. */
+  realtime: RealtimeConfig;
+}
+
+export interface RealtimeConfig {
+  /** `embedded`: served by this app at /app/{key} and /apps/{id}; `pusher`: an external Pusher, Soketi or Reverb. */
+  driver: Env['REALTIME_DRIVER'];
+  appId: string;
+  key: string;
+  secret: string;
+  /** The external server's API host, port and scheme (driver `pusher`); port 0: the scheme's default. */
+  host: string | undefined;
+  port: number;
+  scheme: 'http' | 'https';
+  /** Open WebSocket connections per process, and per client address per process. */
+  maxConnections: number;
+  maxConnectionsPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +186,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) {
     throw new ConfigError('Invalid environment configuration:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
   }
+  if (e.REALTIME_DRIVER === 'pusher' && (!e.REALTIME_HOST || !e.REALTIME_APP_SECRET)) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  REALTIME_HOST, REALTIME_APP_SECRET: required when REALTIME_DRIVER=pusher',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
 
@@ -168,7 +209,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     database,
     redisUrl: e.REDIS_URL,
-    authSecret: e.AUTH_SECRET || loadOrCreateSecret(dataDir),
+    authSecret: e.AUTH_SECRET || loadOrCreateSecret(dataDir, 'auth-secret', 32),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     contactEmails: e.CONTACT_EMAIL ? e.CONTACT_EMAIL.split(',').map((x) => x.trim()) : [],
@@ -188,15 +229,29 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV !== 'production',
     seedDemoAds: e.SEED_DEMO_ADS ? e.SEED_DEMO_ADS === 'true' : true,
     benchPageFile: e.BENCH_PAGE_FILE ? path.resolve(e.BENCH_PAGE_FILE) : undefined,
+    realtime: {
+      driver: e.REALTIME_DRIVER,
+      appId: e.REALTIME_APP_ID,
+      key: e.REALTIME_APP_KEY,
+      secret: e.REALTIME_APP_SECRET || loadOrCreateSecret(dataDir, 'realtime-secret', 16),
+      host: e.REALTIME_HOST || undefined,
+      port: e.REALTIME_PORT,
+      scheme: e.REALTIME_SCHEME ?? 'https',
+      maxConnections: e.REALTIME_MAX_CONNECTIONS,
+      maxConnectionsPerIp: e.REALTIME_MAX_CONNECTIONS_PER_IP,
+    },
   };
 }
 
-/** A missing AUTH_SECRET is generated once into DATA_DIR and reused on every later start. */
-function loadOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'auth-secret');
+/**
+ * A secret not given in the environment (AUTH_SECRET, REALTIME_APP_SECRET) is generated once into
+ * DATA_DIR/`name` and reused on every later start.
+ */
+function loadOrCreateSecret(dataDir: string, name: string, minLength: number): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) {
     const value = readFileSync(file, 'utf8').trim();
-    if (value.length >= 32) return value;
+    if (value.length >= minLength) return value;
   }
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });

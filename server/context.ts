@@ -6,6 +6,7 @@ import type { Auth } from './auth/index.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Logger } from './logger.ts';
+import type { Publisher } from './realtime/publish.ts';
 import type { SmsSender } from './sms/index.ts';
 
 export interface BuildInfo {
@@ -20,6 +21,8 @@ export interface AppServices {
   database: DatabaseHandle;
   logger: Logger;
   build: BuildInfo;
+  /** Realtime events to browsers (server/realtime/publish.ts); publish them after commit. */
+  realtime: Publisher;
 }
 
 export interface RequestInfo {

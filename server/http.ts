@@ -39,6 +39,7 @@ import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createStorage } from './media/storage.ts';
+import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { createSmsSender } from './sms/index.ts';
 
 export interface StartOptions {
@@ -98,7 +99,10 @@ export async function prepare(config: Config = loadConfig()): Promise<void> {
   }
 }
 
-export function createApp(services: AppServices, opts: { devMiddleware?: RequestHandler } = {}) {
+export function createApp(
+  services: AppServices,
+  opts: { devMiddleware?: RequestHandler; realtime?: RealtimeServer } = {},
+) {
   const { config, logger } = services;
   const app = express();
   app.disable('x-powered-by');
@@ -134,6 +138,16 @@ export function createApp(services: AppServices, opts: { devMiddleware?: Request
       res.status(400).type('text/plain').send(t('errors:bad-request-description'));
     }
   });
+
+  // The embedded realtime server's signed HTTP API, `/apps/{id}/…` (server/realtime/http-api.ts):
+  // it reads its own bodies and answers JSON, ahead of everything that would read or compress them.
+  const realtime = opts.realtime;
+  if (realtime) {
+    const api = apiHandler(realtime, { onError: (err) => logger.error({ err }, 'realtime API failed') });
+    app.use((req, res, next) => {
+      if (!api(req, res)) next();
+    });
+  }
 
   app.use(
     securityHeaders({ development: !config.isProduction && !!opts.devMiddleware, mapTileUrl: config.mapTileUrl }),
@@ -346,6 +360,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   };
   const mailer = createMailer(config, logger);
   const sms = createSmsSender(config, logger);
+  // Realtime: the embedded Pusher-protocol server, unless an external one is configured.
+  const realtime = config.realtime.driver === 'embedded' ? await startRealtime(config, logger) : undefined;
   const services: AppServices = {
     config,
     database,
@@ -353,9 +369,10 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     build,
     sms,
     auth: createAuth(config, database, { sms, logger }),
+    realtime: createPublisher(config.realtime, realtime),
   };
   setAfterCommitLogger(logger);
-  const app = createApp(services, { devMiddleware: opts.devMiddleware });
+  const app = createApp(services, { devMiddleware: opts.devMiddleware, realtime });
 
   // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
   // `npm run worker`; a job enqueued by this process wakes this worker at once.
@@ -366,6 +383,12 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // WebSockets at /app/{key} (the embedded realtime server); any other upgrade is refused.
+  if (realtime) {
+    server.on('upgrade', (req, socket, head) => {
+      if (!realtime.handleUpgrade(req, socket, head)) socket.destroy();
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? config.port, config.host, () => resolve());
@@ -384,6 +407,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      // WebSockets first: each is told 4200 (reconnect, to another process) and closed.
+      await realtime?.drain();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their last response is sent: close them as
