@@ -170,7 +170,9 @@ export class RealtimeServer {
   private accept(ws: WebSocket, req: IncomingMessage) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const key = /^\/app\/([^/]+)\/?$/.exec(url.pathname)?.[1];
-    if (this.draining) return this.refuse(ws, ErrorCode.reconnect, 'Server is restarting: reconnect');
+    // A stopping process: come back after a back-off (4100), by when another process serves;
+    // 4200 would bring the client straight back here.
+    if (this.draining) return this.refuse(ws, ErrorCode.overCapacity, 'Server is restarting: try again shortly');
     if (key === undefined) return this.refuse(ws, ErrorCode.pathNotFound, 'Path not found: use /app/{key}');
     if (!safeEqual(decodeURIComponentSafe(key), this.app.key)) {
       return this.refuse(ws, ErrorCode.appDoesNotExist, 'No app has this key');

@@ -74,7 +74,13 @@ export async function startTestServer(
     sdk,
     client(opts = {}) {
       const signer = opts.wrongSecret
-        ? new Pusher({ appId: APP.id, key: APP.key, secret: 'not-the-secret-0000', host: '127.0.0.1' })
+        ? new Pusher({
+            appId: APP.id,
+            key: APP.key,
+            secret: 'not-the-secret-0000',
+            host: '127.0.0.1',
+            encryptionMasterKeyBase64: MASTER_KEY,
+          })
         : sdk;
       const client = new PusherClient(APP.key, {
         cluster: 'local',
