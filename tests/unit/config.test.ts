@@ -56,4 +56,39 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR, AUTH_SECRET: 'x'.repeat(40) }).authSecret).toBe('x'.repeat(40));
     expect(() => loadConfig({ DATA_DIR, AUTH_SECRET: 'short' })).toThrow(/AUTH_SECRET/);
   });
+
+  it('generates REALTIME_APP_SECRET once into DATA_DIR; the embedded driver by default', () => {
+    const DATA_DIR = dataDir();
+    const first = loadConfig({ DATA_DIR }).realtime;
+    expect(first).toMatchObject({ driver: 'embedded', appId: 'souq', key: 'souq-key' });
+    expect(first.secret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(DATA_DIR, 'realtime-secret'), 'utf8').trim()).toBe(first.secret);
+    expect(first.secret).not.toBe(loadConfig({ DATA_DIR }).authSecret);
+    expect(loadConfig({ DATA_DIR }).realtime.secret).toBe(first.secret);
+    expect(loadConfig({ DATA_DIR, REALTIME_APP_SECRET: 's'.repeat(20) }).realtime.secret).toBe('s'.repeat(20));
+    expect(() => loadConfig({ DATA_DIR, REALTIME_APP_SECRET: 'short' })).toThrow(/REALTIME_APP_SECRET/);
+    expect(() => loadConfig({ DATA_DIR, REALTIME_APP_KEY: 'a/b' })).toThrow(/REALTIME_APP_KEY/);
+  });
+
+  it('needs REALTIME_HOST and REALTIME_APP_SECRET for an external server (REALTIME_DRIVER=pusher)', () => {
+    const DATA_DIR = dataDir();
+    expect(() => loadConfig({ DATA_DIR, REALTIME_DRIVER: 'pusher' })).toThrow(/REALTIME_HOST/);
+    const c = loadConfig({
+      DATA_DIR,
+      REALTIME_DRIVER: 'pusher',
+      REALTIME_HOST: 'soketi.internal',
+      REALTIME_PORT: '6001',
+      REALTIME_SCHEME: 'http',
+      REALTIME_APP_SECRET: 'external-secret-123',
+    }).realtime;
+    expect(c).toMatchObject({ driver: 'pusher', host: 'soketi.internal', port: 6001, scheme: 'http' });
+    expect(() =>
+      loadConfig({
+        DATA_DIR,
+        REALTIME_DRIVER: 'pusher',
+        REALTIME_HOST: 'https://x',
+        REALTIME_APP_SECRET: 'external-secret-123',
+      }),
+    ).toThrow(/REALTIME_HOST/);
+  });
 });
