@@ -1,5 +1,6 @@
 // `npm test`: the whole suite.
-//   1. unit + data-layer tests (data layer also on PostgreSQL when TEST_DATABASE_URL is set);
+//   1. unit + data-layer + realtime tests (data layer also on PostgreSQL when TEST_DATABASE_URL is set,
+//      realtime across two servers over Redis when TEST_REDIS_URL is set);
 //   2. a production build, then the HTTP suite against the built server;
 //   3. end-to-end tests in the system Chromium when it is found (otherwise said and skipped).
 // Ends with one line "tests: N passed, N failed[, N skipped]".
@@ -64,7 +65,12 @@ const vitest = (label, projects, out) =>
 if (!e2eOnly) {
   if (!process.env.TEST_DATABASE_URL)
     console.log('TEST_DATABASE_URL is not set: the data-layer suites run on SQLite only.');
-  addVitest(vitest('unit and data-layer tests', ['unit', 'db'], 'test-results/unit.json'), 'test-results/unit.json');
+  if (!process.env.TEST_REDIS_URL)
+    console.log('TEST_REDIS_URL is not set: the realtime Redis adapter tests are skipped.');
+  addVitest(
+    vitest('unit, data-layer and realtime tests', ['unit', 'db', 'realtime'], 'test-results/unit.json'),
+    'test-results/unit.json',
+  );
 }
 
 // The build as `npm run build` makes it: React Router's, then the client files' brotli and gzip

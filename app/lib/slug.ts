@@ -40,10 +40,10 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'sitemaps',
   'healthz',
   'readyz',
-  // Paths the product plans that are not built yet: realtime (`/app/{key}`, `/apps/{id}/…`) and
-  // member pages.
+  // The realtime server's WebSocket and HTTP API (`/app/{key}`, `/apps/{id}/…`: docs/realtime.md).
   'app',
   'apps',
+  // Paths the product plans that are not built yet: member pages.
   'favorites',
   'searches',
   'chats',
