@@ -25,5 +25,11 @@ export async function startRealtime(config: Config, logger: Logger): Promise<Rea
   });
   await server.start();
   logger.info({ adapter: adapter.name }, 'realtime server started');
+  if (!config.redisUrl && config.webConcurrency > 1) {
+    logger.warn(
+      { processes: config.webConcurrency },
+      'realtime: several processes without REDIS_URL: each serves only its own sockets (docs/realtime.md)',
+    );
+  }
   return server;
 }
