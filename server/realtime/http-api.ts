@@ -99,6 +99,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', () => reject(new ApiError(400, 'The body could not be read')));
+    // A client that goes away mid-body: settle, so nothing waits for it.
+    req.on('close', () => {
+      if (!req.complete) reject(new ApiError(400, 'The body was not sent whole'));
+    });
   });
 }
 
