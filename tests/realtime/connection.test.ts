@@ -86,6 +86,19 @@ describe('ping and pong', () => {
     expect(answering.readyState).toBe(answering.OPEN);
   });
 
+  it('keeps a quiet pusher-js connection alive through pings both ways (same socket after several timeouts)', async () => {
+    server = await startTestServer({ limits: { activityTimeoutSeconds: 1, pongTimeoutMs: 500 } });
+    // The client too pings after 1 s of silence and gives up after 500 ms without an answer.
+    const client = server.client({ activityTimeout: 1000, pongTimeout: 500 });
+    const id = await connected(client);
+    const states: string[] = [];
+    client.connection.bind('state_change', (s: { current: string }) => states.push(s.current));
+    await sleep(3200);
+    expect(client.connection.state).toBe('connected');
+    expect(client.connection.socket_id).toBe(id);
+    expect(states).toEqual([]);
+  });
+
   it('closes with 4202 a connection that answers only transport pings for too long', async () => {
     server = await startTestServer({
       limits: { activityTimeoutSeconds: 1, pongTimeoutMs: 300, inactivityCloseMs: 1500 },

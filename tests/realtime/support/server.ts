@@ -33,6 +33,9 @@ export interface ClientOptions {
   user?: { user_id: string; user_info?: Record<string, unknown> };
   /** Sign with another secret (a wrong signature). */
   wrongSecret?: boolean;
+  /** pusher-js timeouts (ms), e.g. to make a missing pong show within a test. */
+  activityTimeout?: number;
+  pongTimeout?: number;
 }
 
 export async function startTestServer(
@@ -89,6 +92,8 @@ export async function startTestServer(
         forceTLS: false,
         enabledTransports: ['ws'],
         disableStats: true,
+        ...(opts.activityTimeout ? { activityTimeout: opts.activityTimeout } : {}),
+        ...(opts.pongTimeout ? { pongTimeout: opts.pongTimeout } : {}),
         channelAuthorization: {
           endpoint: '',
           transport: 'ajax',
