@@ -1,6 +1,5 @@
 import './styles/fonts.css';
 import '@mantine/core/styles.css';
-import '@mantine/nprogress/styles.css';
 import './styles/global.css';
 import './styles/tap-targets.css';
 import { DirectionProvider, MantineProvider } from '@mantine/core';

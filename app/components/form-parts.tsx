@@ -88,16 +88,28 @@ export function EmailField({
   );
 }
 
-/** Email or phone number (sign-in, sign-up, forgotten password): typed left to right. */
-export function LoginField({ field, label, autoComplete }: { field: Field; label: string; autoComplete: string }) {
-  const { t } = useT('auth');
+/**
+ * Email or phone number (sign-in, sign-up, forgotten password): typed left to right. The account
+ * pages give its words (the `auth` catalogue comes with them: app/i18n/area-catalogues.ts).
+ */
+export function LoginField({
+  field,
+  label,
+  hint,
+  autoComplete,
+}: {
+  field: Field;
+  label: string;
+  hint: string;
+  autoComplete: string;
+}) {
   const fieldError = useFieldError();
   return (
     <TextInput
       {...getInputProps(field, { type: 'text' })}
       key={field.key}
       label={label}
-      description={t('fields.login-hint')}
+      description={hint}
       autoComplete={autoComplete}
       autoCapitalize="none"
       spellCheck={false}

@@ -1,11 +1,14 @@
 // The search filters on a field of the ad itself (not a category attribute, not the place in the
 // catalogue): one declaration each, in FIELD_FILTERS. A declaration is the whole filter: its URL
-// parameter (schema and canonical form), its value in the query and in the API's answer, the
+// parameter (reader, schema and canonical form), its value in the query and in the API's answer, the
 // control of the filters panel with its labels, and the test it puts on a column of the search
 // index (server/domain/search/ad-index.ts). Parsing, writing, "has filters", the API's parameters
 // and answer, the scan and the filters panel all read this table (server/domain/search/README.md).
-import { z } from 'zod';
+// The schemas are written with the Zod the server passes in: the browser reads this table without
+// loading Zod (see ./search-query.ts).
+import type { ZodType, z } from 'zod';
 import type { ColumnTest } from '../../server/domain/search/ad-index.ts';
+import type { QueryParameter } from './search-query.ts';
 
 export const WITHIN_DAYS = [1, 3, 7, 30] as const;
 export type WithinDays = (typeof WITHIN_DAYS)[number];
@@ -31,11 +34,11 @@ export type FilterControl =
 
 interface FieldFilter<T, Off> {
   /** The URL parameter: what it accepts and the value it reads (a refused value is dropped). */
-  parameter: z.ZodType<T, string>;
+  parameter: QueryParameter<T>;
   /** The query's value when the parameter is absent (no filter). */
   off: Off;
   /** The value as the API's answer shows it in `meta.query` (its JSON Schema). */
-  value: z.ZodType;
+  value: (zod: typeof z) => ZodType;
   /** The canonical parameter of a value other than `off`. */
   write: (value: T) => string;
   /** The test on the search index a value other than `off` puts (`now`: ms since the epoch). */
@@ -49,23 +52,26 @@ const fieldFilter = <T, Off>(filter: FieldFilter<T, Off>) => filter;
 /** In the order of the canonical URL (saved searches compare it). */
 export const FIELD_FILTERS = {
   photos: fieldFilter({
-    parameter: z
-      .literal('1')
-      .transform(() => true)
-      .meta({ description: 'Only ads with photos' }),
+    parameter: {
+      read: (raw) => (raw === '1' ? true : null),
+      schema: (zod) => zod.literal('1').meta({ description: 'Only ads with photos' }),
+    },
     off: false,
-    value: z.boolean(),
+    value: (zod) => zod.boolean(),
     write: () => '1',
     test: () => ({ kind: 'flag', column: 'photos' }),
     control: { kind: 'check', label: 'fields.photos', value: '1' },
   }),
   within: fieldFilter({
-    parameter: z
-      .enum(WITHIN_DAYS.map(String) as [`${WithinDays}`, ...`${WithinDays}`[]])
-      .transform((v) => Number(v) as WithinDays)
-      .meta({ description: 'Posted (or reposted) within that many days' }),
+    parameter: {
+      read: (raw) => WITHIN_DAYS.find((d) => String(d) === raw) ?? null,
+      schema: (zod) =>
+        zod
+          .enum(WITHIN_DAYS.map(String) as [`${WithinDays}`, ...`${WithinDays}`[]])
+          .meta({ description: 'Posted (or reposted) within that many days' }),
+    },
     off: null,
-    value: z.union(WITHIN_DAYS.map((d) => z.literal(d))).nullable(),
+    value: (zod) => zod.union(WITHIN_DAYS.map((d) => zod.literal(d))).nullable(),
     write: String,
     test: (days, now) => ({ kind: 'at-least', column: 'bumped', min: now - days * DAY }),
     control: {
@@ -103,8 +109,8 @@ export function readFieldFilters(params: URLSearchParams): FieldFilterValues {
   for (const name of FIELD_FILTER_NAMES) {
     const filter = untyped(name);
     const raw = params.get(name);
-    const parsed = raw === null ? null : filter.parameter.safeParse(raw);
-    values[name] = parsed?.success ? parsed.data : filter.off;
+    const value = raw === null ? null : filter.parameter.read(raw);
+    values[name] = value ?? filter.off;
   }
   return values as FieldFilterValues;
 }

@@ -7,12 +7,17 @@
 // what does not exist. Writing gives one canonical form: fixed parameter order, defaults left out,
 // so equal queries have equal URLs (one cache entry, one saved search).
 //
-// Each parameter is a Zod schema in SEARCH_PARAMETERS / ATTRIBUTE_PARAMETERS / PAGE_PARAMETER: the
-// parser keeps what a schema accepts and drops what it refuses, and the API's OpenAPI document
-// (server/http/openapi.ts) describes the parameters from the same schemas. The filters on fields of
-// the ad (photos, posted within…) are declared whole, parameter to panel, in ./search-filters.ts.
-import { z } from 'zod';
+// Each parameter is declared once in SEARCH_PARAMETERS / ATTRIBUTE_PARAMETERS / PAGE_PARAMETER: its
+// reader, which the parser keeps the value of or drops when it refuses it, and next to it the schema
+// the API's OpenAPI document (server/http/openapi.ts) describes it with. The readers are plain
+// functions, not Zod schemas, because the browser parses the query too (the listing pages and the
+// map) and Zod would weigh 25 KB of their scripts (docs/performance.md, "First-load JavaScript");
+// the schemas are written with the server's Zod, passed in, so this module never loads it. The
+// filters on fields of the ad (photos, posted within…) are declared whole, parameter to panel, in
+// ./search-filters.ts.
+import type { ZodType, z } from 'zod';
 import { normaliseNumber } from './digits.ts';
+import { oneOf } from './one-of.ts';
 import {
   FIELD_FILTER_NAMES,
   FIELD_FILTERS,
@@ -92,26 +97,49 @@ export function cleanText(value: string | null): string | null {
   return text === '' ? null : text;
 }
 
-const slug = (description: string) => z.string().regex(SLUG_PATTERN).meta({ description });
+/**
+ * A URL parameter of the query: `read` gives its value, or null when it refuses what was written
+ * (the parameter is then dropped, never an error); `schema` is what the API's OpenAPI document says
+ * it accepts, written with the Zod the server passes in (server/http/api.ts).
+ */
+export interface QueryParameter<T> {
+  read: (raw: string) => T | null;
+  schema: (zod: typeof z) => ZodType;
+}
 
-/** A whole non-negative amount as typed (Arabic-Indic digits, separators); decimals are cut. */
-const amount = (description: string) =>
-  z
-    .string()
-    .transform(normaliseNumber)
-    .pipe(z.string().regex(/^\d{1,13}(\.\d+)?$/))
-    .transform((n) => Math.floor(Number(n)))
-    .pipe(z.number().max(MAX_AMOUNT))
-    .meta({ description: `${description}: a whole amount up to ${MAX_AMOUNT} (Arabic-Indic digits accepted)` });
+const slug = (description: string): QueryParameter<string> => ({
+  read: (raw) => (SLUG_PATTERN.test(raw) ? raw : null),
+  schema: (zod) => zod.string().regex(SLUG_PATTERN).meta({ description }),
+});
 
-/** A bound of a number attribute (may be negative or decimal). */
-const bound = (description: string) =>
-  z
-    .string()
-    .transform(normaliseNumber)
-    .pipe(z.string().regex(/^-?\d{1,13}(\.\d{1,6})?$/))
-    .transform(Number)
-    .meta({ description });
+/** Up to 13 digits, with any decimals (cut); after normaliseNumber. */
+const AMOUNT = /^\d{1,13}(\.\d+)?$/;
+
+/** A whole non-negative amount as typed (Arabic-Indic digits, separators) up to MAX_AMOUNT; decimals are cut. */
+const amount = (description: string): QueryParameter<number> => ({
+  read: (raw) => {
+    const typed = normaliseNumber(raw);
+    if (!AMOUNT.test(typed)) return null;
+    const n = Math.floor(Number(typed));
+    return n <= MAX_AMOUNT ? n : null;
+  },
+  schema: (zod) =>
+    zod
+      .string()
+      .meta({ description: `${description}: a whole amount up to ${MAX_AMOUNT} (Arabic-Indic digits accepted)` }),
+});
+
+/** Up to 13 digits and 6 decimals, maybe negative; after normaliseNumber. */
+const BOUND = /^-?\d{1,13}(\.\d{1,6})?$/;
+
+/** A bound of a number attribute (may be negative or decimal), as typed. */
+const bound = (description: string): QueryParameter<number> => ({
+  read: (raw) => {
+    const typed = normaliseNumber(raw);
+    return BOUND.test(typed) ? Number(typed) : null;
+  },
+  schema: (zod) => zod.string().meta({ description }),
+});
 
 /** The URL parameter of each field filter, by name. */
 function fieldParameters() {
@@ -120,61 +148,76 @@ function fieldParameters() {
   };
 }
 
+const isCurrency = oneOf(SEARCH_CURRENCIES);
+const isSort = oneOf(SORTS);
+
 /**
- * The query's parameters. A value a schema refuses is dropped; the rules between parameters (a
+ * The query's parameters. A value a reader refuses is dropped; the rules between parameters (a
  * category drops the taxonomy, an area needs its city, relevance needs text) are parseSearchQuery's.
  */
 export const SEARCH_PARAMETERS = {
-  q: z
-    .string()
-    .transform(cleanText)
-    .pipe(z.string())
-    .meta({
-      description: `Text, Arabic-aware (alef forms, taa marbuta, alef maqsura, harakat, tatweel, Arabic-Indic digits), the last word a prefix; white space collapsed, cut at ${QUERY_MAX_LENGTH} characters`,
-    }),
+  q: {
+    read: cleanText,
+    schema: (zod) =>
+      zod.string().meta({
+        description: `Text, Arabic-aware (alef forms, taa marbuta, alef maqsura, harakat, tatweel, Arabic-Indic digits), the last word a prefix; white space collapsed, cut at ${QUERY_MAX_LENGTH} characters`,
+      }),
+  } satisfies QueryParameter<string>,
   taxonomy: slug('Taxonomy slug (ignored with `category`, which implies it)'),
   category: slug('Category slug: that category and every one below it'),
   city: slug('City slug'),
   area: slug('Area slug, of `city` (ignored without it)'),
   price_min: amount('Lowest price'),
   price_max: amount('Highest price'),
-  currency: z.enum(SEARCH_CURRENCIES).default('LYD').meta({ description: 'Currency of the price bounds' }),
+  currency: {
+    read: (raw) => (isCurrency(raw) ? raw : null),
+    schema: (zod) => zod.enum(SEARCH_CURRENCIES).default('LYD').meta({ description: 'Currency of the price bounds' }),
+  } satisfies QueryParameter<SearchCurrency>,
   ...fieldParameters(),
-  sort: z.enum(SORTS).meta({ description: 'By default `relevance` with `q`, `newest` without; `relevance` needs `q`' }),
+  sort: {
+    read: (raw) => (isSort(raw) ? raw : null),
+    schema: (zod) =>
+      zod.enum(SORTS).meta({ description: 'By default `relevance` with `q`, `newest` without; `relevance` needs `q`' }),
+  } satisfies QueryParameter<SearchSort>,
 };
+
+/** `f.{key}=…`: 1 or 0 (a boolean), else the well-formed options of a comma-separated list (at least one). */
+function readAttribute(raw: string): AttributeFilter | null {
+  if (raw === '1' || raw === '0') return { kind: 'bool', value: raw === '1' };
+  const options = raw.split(',').filter((o) => OPTION.test(o));
+  return options.length > 0 ? { kind: 'options', options } : null;
+}
 
 /** Attribute filters, by attribute key (`f.year.min=2015`). */
 export const ATTRIBUTE_PARAMETERS = {
-  'f.{key}': z
-    .union([
-      z.enum(['1', '0']).transform((v): AttributeFilter => ({ kind: 'bool', value: v === '1' })),
-      z
-        .string()
-        .transform((v) => v.split(',').filter((o) => OPTION.test(o)))
-        .pipe(z.array(z.string()).min(1))
-        .transform((options): AttributeFilter => ({ kind: 'options', options })),
-    ])
-    .meta({
-      description: `A filterable attribute of the category: 1 or 0 (boolean), or up to ${MAX_OPTIONS} options, comma-separated or repeated (select, multiselect)`,
-    }),
+  'f.{key}': {
+    read: readAttribute,
+    schema: (zod) =>
+      zod.union([zod.enum(['1', '0']), zod.string()]).meta({
+        description: `A filterable attribute of the category: 1 or 0 (boolean), or up to ${MAX_OPTIONS} options, comma-separated or repeated (select, multiselect)`,
+      }),
+  } satisfies QueryParameter<AttributeFilter>,
   'f.{key}.min': bound('Lower bound of a number or year attribute'),
   'f.{key}.max': bound('Upper bound of a number or year attribute'),
 };
 const ATTRIBUTE_NAME = /^f\.([a-z][a-z0-9_]{0,49})(?:\.(min|max))?$/;
 
-/** `?page=`: 1 (the default, which canonical URLs leave out) to MAX_RESULT_PAGES. */
-export const PAGE_PARAMETER = z
-  .string()
-  .regex(/^[1-9]\d{0,3}$/)
-  .transform(Number)
-  .pipe(z.number().max(MAX_RESULT_PAGES))
-  .meta({ description: `Page 1 (the default) to ${MAX_RESULT_PAGES}. Another value answers 404` });
+/** A page number as written: no sign, no leading zero, at most 4 digits (then at most MAX_RESULT_PAGES). */
+const PAGE = /^[1-9]\d{0,3}$/;
 
-/** The value of a parameter as its schema reads it, or null when absent or refused. */
-function read<T>(schema: z.ZodType<T>, value: string | null): T | null {
-  if (value === null) return null;
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+/** `?page=`: 1 (the default, which canonical URLs leave out) to MAX_RESULT_PAGES. */
+export const PAGE_PARAMETER: QueryParameter<number> = {
+  read: (raw) => (PAGE.test(raw) && Number(raw) <= MAX_RESULT_PAGES ? Number(raw) : null),
+  schema: (zod) =>
+    zod
+      .string()
+      .regex(PAGE)
+      .meta({ description: `Page 1 (the default) to ${MAX_RESULT_PAGES}. Another value answers 404` }),
+};
+
+/** The value of a parameter as its reader reads it, or null when absent or refused. */
+function read<T>(parameter: QueryParameter<T>, value: string | null): T | null {
+  return value === null ? null : parameter.read(value);
 }
 
 /** Reads a query from URL parameters, dropping whatever is malformed. */

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Locale } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
 import { UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
-import { ID_PARAMETER } from '../../app/lib/ids.ts';
+import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
 import { translateError } from '../../app/lib/validation/rules.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';

@@ -23,8 +23,9 @@ export interface ApiOperation {
   /** Path parameters. A value the schema refuses answers 404: no such resource. */
   params?: z.ZodObject;
   /**
-   * Query parameters, by name. The handler reads them through these same schemas; the search's
-   * parsers drop a value their schema refuses instead of failing.
+   * Query parameters, by name. The handler reads them through these same schemas, but for the
+   * search's: those are read by the plain readers declared next to these schemas
+   * (app/lib/search-query.ts), which drop a value they refuse instead of failing.
    */
   query?: Record<string, z.ZodType>;
   body?: { contentType: 'application/json' | 'multipart/form-data'; schema: z.ZodType };

@@ -183,7 +183,7 @@ const AttributeFilter = z.discriminatedUnion('kind', [
 ]);
 
 /** The applied value of each field filter (app/lib/search-filters.ts), by name. */
-const fieldValues = () => Object.fromEntries(FIELD_FILTER_NAMES.map((name) => [name, FIELD_FILTERS[name].value]));
+const fieldValues = () => Object.fromEntries(FIELD_FILTER_NAMES.map((name) => [name, FIELD_FILTERS[name].value(z)]));
 
 /** The query as applied (after dropping what was malformed or unknown). */
 export const SearchQuery = z

@@ -6,17 +6,18 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { z } from 'zod';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
-import { ID_PARAMETER } from '../../app/lib/ids.ts';
 import {
   ATTRIBUTE_PARAMETERS,
   PAGE_PARAMETER,
   parsePage,
   parseSearchQuery,
   QUERY_MAX_LENGTH,
+  type QueryParameter,
   RESULTS_PAGE_SIZE,
   SEARCH_PARAMETERS,
   searchParamsOf,
 } from '../../app/lib/search-query.ts';
+import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import { cardsByIds, publishedCard } from '../domain/ads/cards.ts';
@@ -197,7 +198,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
       path: '/posts',
       summary: 'Search published ads: the parameters of the /posts page',
       description: `${SEARCH_DESCRIPTION} Facets: categories one level below the query (taxonomies without one), cities (ignoring the city filter) and areas of the chosen city.`,
-      query: { ...SEARCH_PARAMETERS, ...ATTRIBUTE_PARAMETERS, page: PAGE_PARAMETER },
+      query: schemasOf({ ...SEARCH_PARAMETERS, ...ATTRIBUTE_PARAMETERS, page: PAGE_PARAMETER }),
       ok: { status: 200, description: 'One page of ad cards, with the count and facets', schema: SearchResults },
       errors: { 404: 'A page past the last (or past page 50), or not a page number' },
       handler: async (req, res) => {
@@ -267,7 +268,12 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
 /** The query parameters of the map: those of the search but its order and page. */
 function mapQueryParameters() {
   const { sort: _sort, ...rest } = SEARCH_PARAMETERS;
-  return { ...rest, ...ATTRIBUTE_PARAMETERS };
+  return schemasOf({ ...rest, ...ATTRIBUTE_PARAMETERS });
+}
+
+/** The schemas the document describes the search's parameters with (their readers parse them). */
+function schemasOf(parameters: Record<string, QueryParameter<unknown>>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(parameters).map(([name, p]) => [name, p.schema(z)]));
 }
 
 export function apiRouter(services: AppServices): Router {

@@ -2,7 +2,7 @@
 import { type FieldMetadata, getSelectProps, getTextareaProps } from '@conform-to/react';
 import { Alert, Badge, Box, Image, NativeSelect, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck, IconPhotoOff } from '@tabler/icons-react';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import type { DoneNotice } from '~/lib/moderation.ts';
 import { REASON_TEXT_MAX, REJECTION_REASONS } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
@@ -10,6 +10,7 @@ import type { AdStatus } from '../../../server/db/schema.ts';
 /** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
 export function useModerationError() {
   const { t } = useT();
+  useAreaCatalogues('admin');
   return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
     const code = field.errors?.[0];
     if (!code) return undefined;
@@ -76,7 +77,7 @@ export function RejectFields({ reason, text }: { reason: Field; text: Field }) {
         error={error(reason)}
         data={[
           { value: '', label: t('post.reject.choose') },
-          ...REJECTION_REASONS.map((r) => ({ value: r, label: t(`reasons.${r}`) })),
+          ...REJECTION_REASONS.map((r) => ({ value: r, label: t(`ads:rejection-reasons.${r}`) })),
         ]}
         withAsterisk
       />

@@ -213,6 +213,7 @@ export function Pager({ page, pages, href }: { page: number; pages: number; href
 
 /** A stored rejection reason: a reason's code in words, or the moderator's own text. */
 export function useReasonLabel() {
-  const { t } = useT('admin');
-  return (stored: string | null) => (stored && isRejectionReason(stored) ? t(`reasons.${stored}`) : (stored ?? ''));
+  const { t } = useT('ads');
+  return (stored: string | null) =>
+    stored && isRejectionReason(stored) ? t(`rejection-reasons.${stored}`) : (stored ?? '');
 }

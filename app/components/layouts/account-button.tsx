@@ -38,7 +38,7 @@ export function AccountButton() {
         radius="xl"
         h={44}
         px={4}
-        title={t('auth:signed-in-as', { name: user.name })}
+        title={t('account.signed-in-as', { name: user.name })}
         leftSection={
           <Avatar
             src={user.image ?? undefined}
@@ -52,7 +52,7 @@ export function AccountButton() {
         }
         styles={{ section: { marginInlineEnd: 0 }, label: { gap: 8 } }}
       >
-        <span className="visually-hidden">{t('profile:menu-link')}</span>
+        <span className="visually-hidden">{t('account.settings')}</span>
         <Text component="span" size="sm" fw={600} visibleFrom="sm" maw={140} truncate="end" dir="auto" ms={8}>
           {user.name}
         </Text>
@@ -63,8 +63,8 @@ export function AccountButton() {
           variant="default"
           size={44}
           radius="xl"
-          aria-label={t('auth:logout')}
-          title={t('auth:logout')}
+          aria-label={t('account.logout')}
+          title={t('account.logout')}
         >
           <IconLogout size={20} aria-hidden className="mirror-rtl" />
         </ActionIcon>

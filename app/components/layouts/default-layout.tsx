@@ -1,4 +1,4 @@
-import { AppShell, Container } from '@mantine/core';
+import { Container } from '@mantine/core';
 import { type MetaFunction, Outlet, useMatches } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { errorMeta } from '~/lib/meta.ts';
@@ -12,17 +12,19 @@ export function DefaultFrame({ children }: { children: React.ReactNode }) {
   // A page with a search box of its own (the home page, `handle.ownSearch`) drops the header's
   // phone search row: one search box on a phone screen, not two.
   const ownSearch = useMatches().some((m) => (m.handle as { ownSearch?: boolean } | undefined)?.ownSearch === true);
+  // A fixed header over the page (layouts.module.css, `.frame`): plain elements rather than
+  // Mantine's AppShell, which brought its scroll-lock library to every page's scripts.
   return (
-    <AppShell header={{ height: { base: ownSearch ? 68 : 112, sm: 68 } }} padding={0}>
+    <div className={classes.frame} data-own-search={ownSearch || undefined}>
       <SiteHeader phoneSearch={!ownSearch} />
-      <AppShell.Main className={classes.main}>
+      <main className={classes.main}>
         <Container size="lg" px={{ base: 'sm', sm: 'md' }} py="md">
           {children}
         </Container>
-      </AppShell.Main>
+      </main>
       <SiteFooter />
       <BottomNav />
-    </AppShell>
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { AppShell, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { Form, Link, useSearchParams } from 'react-router';
 import { SuggestInput } from '~/components/search/suggest-input.tsx';
@@ -52,7 +52,9 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
   const { t } = useT();
   const { to } = useLocale();
   return (
-    <AppShell.Header className={classes.header} px={{ base: 'sm', sm: 'md' }}>
+    // `right-scroll-bar-position`: while a Mantine modal locks the page's scroll (react-remove-scroll),
+    // the fixed header keeps its place where the scroll bar was.
+    <header className={`${classes.header} right-scroll-bar-position`}>
       <div className={classes.headerRow}>
         <Logo />
         <div className={classes.headerSearch}>
@@ -78,6 +80,6 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
           <SearchBox id="site-search-mobile" />
         </div>
       ) : null}
-    </AppShell.Header>
+    </header>
   );
 }

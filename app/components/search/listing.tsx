@@ -1,8 +1,7 @@
 // A listing of search results (docs/product/search.md), shared by `/posts` and the category pages: result count,
 // sort, filters (a side panel on wide screens, a drawer on phones), facet links by category and
 // city, the cards, stable page links, an empty state with ways out, and "save this search".
-import { Anchor, Button, Drawer, Stack } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { Anchor, Button, Stack } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconBookmark, IconMap2, IconSearchOff } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useNavigation, useSubmit } from 'react-router';
@@ -26,6 +25,7 @@ import type { FilterAttribute, Listing } from '~/routes/search/listing.server.ts
 import { AppliedFilters, useAppliedFilters } from './applied-filters.tsx';
 import { CategoryChips } from './category-chips.tsx';
 import { FacetList, NoMatch, OPTIONS_SHOWN, OptionSearchBox, ShowMore, useOptionSearch } from './facet-list.tsx';
+import { FiltersSheet } from './filters-sheet.tsx';
 import classes from './search.module.css';
 import suggest from './suggest.module.css';
 import { SuggestInput } from './suggest-input.tsx';
@@ -49,7 +49,8 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
   const { to, locale } = useLocale();
   const count = useCount();
   const href = useListingHref(listing);
-  const [opened, { open, close }] = useDisclosure(false);
+  const [opened, setOpened] = useState(false);
+  const close = () => setOpened(false);
   const { query } = listing;
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location?.pathname === to(listing.base);
@@ -77,7 +78,7 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
               ) : null
             }
             aria-label={filters.length > 0 ? t('filters-applied', { count: filters.length }) : undefined}
-            onClick={open}
+            onClick={() => setOpened(true)}
           >
             {t('filters')}
           </Button>
@@ -112,16 +113,9 @@ export function SearchListing({ listing, title, signedIn }: { listing: Listing; 
           )}
         </div>
       </div>
-      <Drawer
-        opened={opened}
-        onClose={close}
-        title={t('filters')}
-        position="bottom"
-        size="90%"
-        closeButtonProps={{ 'aria-label': t('close-filters') }}
-      >
+      <FiltersSheet opened={opened} onClose={close} title={t('filters')} closeLabel={t('close-filters')}>
         <FiltersForm listing={listing} idPrefix="drawer" clearAll={clearAll} onSubmit={close} live />
-      </Drawer>
+      </FiltersSheet>
     </div>
   );
 }

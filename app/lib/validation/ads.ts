@@ -3,9 +3,10 @@
 // refuses attributes the category does not have.
 import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
-import { ID_PARAMETER, MAX_ID, parseId } from '../ids.ts';
+import { MAX_ID, parseId } from '../ids.ts';
 import { REPORT_REASONS } from '../report-reasons.ts';
 import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '../seller-message.ts';
+import { ID_PARAMETER } from './id.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
 export const PRICE_TYPES = ['fixed', 'negotiable', 'free', 'on-request', 'exchange'] as const;

@@ -4,7 +4,7 @@ import { IconAlertCircle, IconCircleCheck, IconMailCheck } from '@tabler/icons-r
 import { useEffect, useState } from 'react';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { EmailField, FormError, SubmitButton, useValidatedForm } from '~/components/form-parts.tsx';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { authMeta, formAction } from '~/lib/form-actions.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -120,6 +120,7 @@ function ResendLink({
 
 export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('auth');
+  useAreaCatalogues('profile');
   const { to } = useLocale();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const formError = actionData && 'formError' in actionData ? actionData.formError : undefined;

@@ -57,7 +57,12 @@ export default function ForgetPasswordPage({ actionData }: Route.ComponentProps)
       <FormError code={actionData && 'formError' in actionData ? actionData.formError : undefined} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
-          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
+          <LoginField
+            field={fields.login}
+            label={t('fields.login')}
+            hint={t('fields.login-hint')}
+            autoComplete="username"
+          />
           <SubmitButton>{t('forgot.submit')}</SubmitButton>
         </Stack>
       </Form>

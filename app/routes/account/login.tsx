@@ -83,7 +83,12 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="redirect" value={redirectTo} />
         <Stack gap="sm">
-          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
+          <LoginField
+            field={fields.login}
+            label={t('fields.login')}
+            hint={t('fields.login-hint')}
+            autoComplete="username"
+          />
           <PasswordField field={fields.password} label={t('fields.password')} autoComplete="current-password" />
           <Group justify="space-between" gap="xs">
             <Checkbox name="remember" value="on" defaultChecked label={t('login.remember')} />

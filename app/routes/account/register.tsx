@@ -105,7 +105,12 @@ export default function RegisterPage({ loaderData, actionData }: Route.Component
             error={fieldError(fields.name)}
             withAsterisk
           />
-          <LoginField field={fields.login} label={t('fields.login')} autoComplete="username" />
+          <LoginField
+            field={fields.login}
+            label={t('fields.login')}
+            hint={t('fields.login-hint')}
+            autoComplete="username"
+          />
           <PasswordField
             field={fields.password}
             label={t('fields.password')}

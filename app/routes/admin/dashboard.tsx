@@ -1,6 +1,6 @@
 import { Box, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useMatches } from 'react-router';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { services, tFor } from '~/lib/route.server.ts';
@@ -32,6 +32,7 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useT();
+  useAreaCatalogues('admin', 'contact');
   const { locale, to } = useLocale();
   const { members, contact } = loaderData.dashboard;
   // The admin layout's staff member: the moderation queue is linked for those who may open it.

@@ -8,7 +8,6 @@ import {
   Group,
   NativeSelect,
   Stack,
-  Table,
   Text,
   Textarea,
   Title,
@@ -281,18 +280,16 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               />
             </Text>
             {ad.details.length ? (
-              <Table striped withTableBorder aria-label={t('page.details')}>
-                <Table.Tbody>
+              <table className={classes.details} aria-label={t('page.details')}>
+                <tbody>
                   {ad.details.map((d) => (
-                    <Table.Tr key={d.label.key}>
-                      <Table.Th scope="row" w="40%">
-                        {name(d.label)}
-                      </Table.Th>
-                      <Table.Td>{detailValue(d, locale)}</Table.Td>
-                    </Table.Tr>
+                    <tr key={d.label.key}>
+                      <th scope="row">{name(d.label)}</th>
+                      <td>{detailValue(d, locale)}</td>
+                    </tr>
                   ))}
-                </Table.Tbody>
-              </Table>
+                </tbody>
+              </table>
             ) : null}
             <section>
               <Title order={2} size="h4" mb="xs">

@@ -75,7 +75,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
     <Stack gap="xl">
       {params.get('account-deleted') === '1' ? (
         <Alert color="brand" role="status">
-          {t('profile:deleted')}
+          {t('common:account.deleted')}
         </Alert>
       ) : null}
       <JsonLd
