@@ -2,11 +2,11 @@ import { STATUS_CODES } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from 'react-router';
 import { requestContext } from '../server/context.ts';
 import { localeOfPath } from './i18n/config.ts';
 import { i18nFor } from './i18n/resources.server.ts';
+import { I18nContext } from './i18n/use-t.ts';
 import { hydrateAfterLoad } from './lib/hydrate-after-load.server.ts';
 import { NonceContext } from './lib/nonce.tsx';
 
@@ -34,15 +34,15 @@ export default function handleRequest(
     });
   }
   const { nonce } = loadContext.get(requestContext);
-  const i18n = i18nFor(localeOfPath(new URL(request.url).pathname));
+  const translator = i18nFor(localeOfPath(new URL(request.url).pathname));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <I18nContext value={translator}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        </I18nContext>
       </NonceContext>,
       {
         nonce,

@@ -1,27 +1,23 @@
 // Every catalogue of every locale, for the server (rendering, API messages, mails).
-import type { i18n, Resource } from 'i18next';
+
 import { type Locale, locales } from './config.ts';
-import { createI18n } from './instance.ts';
+import { type Catalogue, type Catalogues, createTranslator, type Translator } from './translator.ts';
 
-const files = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Catalogue>('./locales/*/*.json', { eager: true, import: 'default' });
 
-export const resources: Resource = {};
+const resources: Record<string, Record<string, Catalogue>> = {};
 for (const [file, data] of Object.entries(files)) {
   const [, locale, ns] = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(file) ?? [];
   if (!locale || !ns) continue;
   resources[locale] ??= {};
-  resources[locale][ns] = data as Resource[string][string];
+  resources[locale][ns] = data;
 }
 
-const instances = new Map<Locale, i18n>();
-for (const l of locales) instances.set(l, createI18n(l, resources));
+const translators = new Map<Locale, Translator>(
+  locales.map((l) => [l, createTranslator(l, (resources[l] ?? {}) as Catalogues)]),
+);
 
-/** The shared server-side instance of a locale (read-only use: t()). */
-export function i18nFor(locale: Locale): i18n {
-  return instances.get(locale) as i18n;
-}
-
-/** Only one locale's catalogues, to send to the browser. */
-export function resourcesFor(locale: Locale): Resource {
-  return { [locale]: resources[locale] };
+/** The shared server-side translator of a locale (read-only use: t()). */
+export function i18nFor(locale: Locale): Translator {
+  return translators.get(locale) as Translator;
 }

@@ -1,26 +1,32 @@
-// The translation hook of every component: `const { t } = useT('search')`. react-i18next's
-// `useTranslation` copies the whole i18next instance (every property descriptor) for each
-// component that calls it on the server, where nothing is kept between renders: a tenth of the
-// server's time on a listing page. Here `t` comes from the provider's instance, one fixed function
-// per instance and namespace, made once and reused (an instance never changes language: each
-// locale has its own, and switching language loads the other locale's pages). A key asked for
-// without options always reads the same, so its text is kept after the first time. The namespaces
-// of the account, profile, back-office and contact pages are not in the browser's first catalogue:
-// asking for one waits until it has loaded (./area-catalogues.ts).
-import type { i18n, TFunction } from 'i18next';
-import { use, useContext } from 'react';
-import { I18nContext } from 'react-i18next';
+// The translation hook of every component: `const { t } = useT('search')`. The page's translator
+// (./translator.ts) comes from `I18nContext`, provided by app/entry.server.tsx and
+// app/entry.client.tsx; `t` is one fixed function per translator and namespace, made once and reused
+// (a translator never changes language: each locale has its own, and switching language loads the
+// other locale's pages). A key asked for without options always reads the same, so its text is
+// kept after the first time. The namespaces of the account, profile, back-office and contact pages
+// are not in the browser's first catalogue: asking for one waits until it has loaded
+// (./area-catalogues.ts).
+import { createContext, use, useContext } from 'react';
 import { areaCatalogue, isAreaNamespace } from './area-catalogues.ts';
 import type { AreaNamespace, Namespace } from './config.ts';
+import type { TFunction, Translator } from './translator.ts';
 
-const fixed = new WeakMap<i18n, Map<string, TFunction>>();
+/** The page's translator: `<I18nContext value={translator}>` around the app. */
+export const I18nContext = createContext<Translator | null>(null);
+
+function useTranslator(): Translator {
+  const translator = useContext(I18nContext);
+  if (!translator) throw new Error('No translator: render inside <I18nContext value={…}>');
+  return translator;
+}
+
+const remembered = new WeakMap<Translator, Map<string, TFunction>>();
 
 /** `t`, remembering the text of each key asked for without options. */
-function remembering(fixedT: TFunction, ns: Namespace): TFunction {
-  const t = fixedT as unknown as (...args: unknown[]) => string;
+function remembering(t: TFunction): TFunction {
   const plain = new Map<string, string>();
-  const remembered = (key: unknown, ...rest: unknown[]) => {
-    if (rest.length > 0 || typeof key !== 'string') return t(key, ...rest);
+  return (key, options) => {
+    if (options !== undefined) return t(key, options);
     let text = plain.get(key);
     if (text === undefined) {
       text = t(key);
@@ -28,31 +34,28 @@ function remembering(fixedT: TFunction, ns: Namespace): TFunction {
     }
     return text;
   };
-  // `<Trans t={t}>` reads the namespace from `t.ns`; without it, it asks i18next's default namespace
-  // and shows the raw key.
-  return Object.assign(remembered, { ns }) as unknown as TFunction;
 }
 
 /**
  * Waits (the component suspends) until the catalogues of these area namespaces are in the page's
- * instance: for a component that uses their keys through the `t` of another namespace.
+ * translator: for a component that uses their keys through the `t` of another namespace.
  */
 export function useAreaCatalogues(...namespaces: AreaNamespace[]): void {
-  const { i18n } = useContext(I18nContext);
-  for (const ns of namespaces) use(areaCatalogue(i18n, ns));
+  const translator = useTranslator();
+  for (const ns of namespaces) use(areaCatalogue(translator, ns));
 }
 
 export function useT(ns: Namespace = 'common'): { t: TFunction } {
-  const { i18n } = useContext(I18nContext);
-  if (isAreaNamespace(ns)) use(areaCatalogue(i18n, ns));
-  let byNamespace = fixed.get(i18n);
+  const translator = useTranslator();
+  if (isAreaNamespace(ns)) use(areaCatalogue(translator, ns));
+  let byNamespace = remembered.get(translator);
   if (!byNamespace) {
     byNamespace = new Map();
-    fixed.set(i18n, byNamespace);
+    remembered.set(translator, byNamespace);
   }
   let t = byNamespace.get(ns);
   if (!t) {
-    t = remembering(i18n.getFixedT(null, ns) as TFunction, ns);
+    t = remembering(translator.fixed(ns));
     byNamespace.set(ns, t);
   }
   return { t };

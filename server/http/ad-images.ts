@@ -6,10 +6,10 @@
 //   DELETE /api/ad-images/:id   → 204
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Response as ExpressResponse, Request } from 'express';
-import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import type { Locale } from '../../app/i18n/config.ts';
 import { i18nFor } from '../../app/i18n/resources.server.ts';
+import type { TFunction } from '../../app/i18n/translator.ts';
 import { UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
 import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
 import { translateError } from '../../app/lib/validation/rules.ts';

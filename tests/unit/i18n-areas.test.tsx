@@ -8,15 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { areaCatalogue } from '~/i18n/area-catalogues.ts';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
 import { type AreaNamespace, areaNamespaces, namespaces, pageNamespaces } from '~/i18n/config.ts';
-import { createI18n } from '~/i18n/instance.ts';
 import { i18nFor } from '~/i18n/resources.server.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { createTranslator } from '~/i18n/translator.ts';
+import { I18nContext, useT } from '~/i18n/use-t.ts';
 
 const app = path.resolve('app');
 const source = (file: string) => readFileSync(file, 'utf8');
@@ -91,26 +90,26 @@ describe('catalogues in the browser', () => {
   });
 
   it('load an area’s catalogue in the page’s language, once, and useT waits for it', async () => {
-    const i18n = createI18n('en', { en });
-    expect(i18n.hasResourceBundle('en', 'auth')).toBe(false);
+    const i18n = createTranslator('en', en);
+    expect(i18n.has('auth')).toBe(false);
     const page = () =>
       renderToString(
-        <I18nextProvider i18n={i18n}>
+        <I18nContext value={i18n}>
           <Suspense fallback="waiting">
             <Words />
           </Suspense>
-        </I18nextProvider>,
+        </I18nContext>,
       );
     // Before it has loaded, the component suspends.
     expect(page()).toContain('waiting');
     const first = areaCatalogue(i18n, 'auth');
     expect(areaCatalogue(i18n, 'auth')).toBe(first);
     await first;
-    expect(i18n.hasResourceBundle('en', 'auth')).toBe(true);
-    expect(i18n.hasResourceBundle('ar', 'auth')).toBe(false);
+    expect(i18n.has('auth')).toBe(true);
+    expect(i18n.t('auth:login.title')).not.toBe(i18nFor('ar').t('auth:login.title'));
     expect(page()).toBe(`<!--$-->${i18nFor('en').t('auth:login.title')}<!--/$-->`);
     expect(areaCatalogue(i18n, 'auth')).toMatchObject({ status: 'fulfilled' });
-    // The server's instances have every catalogue: theirs are settled from the start, never waited for.
+    // The server's translators have every catalogue: theirs are settled from the start, never waited for.
     for (const ns of areaNamespaces) expect(areaCatalogue(i18nFor('ar'), ns)).toMatchObject({ status: 'fulfilled' });
   });
 });

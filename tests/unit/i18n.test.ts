@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
 import { localeFromAcceptLanguage, localeOfPath, localizePath, stripLocale } from '~/i18n/config.ts';
-import { createI18n } from '~/i18n/instance.ts';
+import { createTranslator } from '~/i18n/translator.ts';
 
 describe('locale paths', () => {
   it('reads the locale from the path', () => {
@@ -28,7 +28,7 @@ describe('locale paths', () => {
 });
 
 describe('Arabic plurals', () => {
-  const t = createI18n('ar', { ar }).t;
+  const t = createTranslator('ar', ar).t;
   it('uses the six forms with Western digits', () => {
     expect(t('catalog:categories-count', { count: 0 })).toBe('لا توجد فئات');
     expect(t('catalog:categories-count', { count: 1 })).toBe('فئة واحدة');
@@ -38,7 +38,7 @@ describe('Arabic plurals', () => {
     expect(t('catalog:categories-count', { count: 100 })).toBe('100 فئة');
   });
   it('English uses one and other', () => {
-    const te = createI18n('en', { en }).t;
+    const te = createTranslator('en', en).t;
     expect(te('catalog:categories-count', { count: 1 })).toBe('1 category');
     expect(te('catalog:categories-count', { count: 12 })).toBe('12 categories');
   });

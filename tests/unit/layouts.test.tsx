@@ -2,7 +2,6 @@
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, UNSAFE_ErrorResponseImpl as ErrorResponse, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ErrorPage } from '~/components/error-page.tsx';
@@ -10,21 +9,22 @@ import { AdminFrame } from '~/components/layouts/admin-layout.tsx';
 import { SimpleFrame } from '~/components/layouts/simple-layout.tsx';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
-import { createI18n } from '~/i18n/instance.ts';
+import { createTranslator } from '~/i18n/translator.ts';
+import { I18nContext } from '~/i18n/use-t.ts';
 import { theme } from '~/lib/theme.ts';
 
 function render(path: string, element: ReactNode) {
   const locale = path.startsWith('/en') ? 'en' : 'ar';
-  const i18n = createI18n(locale, locale === 'en' ? { en } : { ar });
+  const i18n = createTranslator(locale, locale === 'en' ? en : ar);
   const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
   return renderToString(
-    <I18nextProvider i18n={i18n}>
+    <I18nContext value={i18n}>
       <DirectionProvider initialDirection={locale === 'ar' ? 'rtl' : 'ltr'} detectDirection={false}>
         <MantineProvider theme={theme}>
           <RouterProvider router={router} />
         </MantineProvider>
       </DirectionProvider>
-    </I18nextProvider>,
+    </I18nContext>,
   );
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
-import { createI18n } from '~/i18n/instance.ts';
+import { createTranslator } from '~/i18n/translator.ts';
 import { contactSchema } from '~/lib/validation/contact.ts';
 import {
   confirmed,
@@ -15,8 +15,8 @@ import {
   translateError,
 } from '~/lib/validation/rules.ts';
 
-const tar = createI18n('ar', { ar }).t;
-const ten = createI18n('en', { en }).t;
+const tar = createTranslator('ar', ar).t;
+const ten = createTranslator('en', en).t;
 
 /** The error code of one value through one field schema, or the value it produced. */
 const run = (schema: z.ZodType, value: unknown) => {

@@ -1,7 +1,7 @@
 // Error codes of the validation rules (./rules.ts: "required", "min:10") in the visitor's words.
 // Kept apart from the rules, which need Zod: a page that only shows the server's verdict (the ad
 // page's forms) loads neither Zod nor Conform in the browser.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '~/i18n/translator.ts';
 
 /** The words for an error code, naming the field in the same language. */
 export function translateError(t: TFunction, code: string, field: string): string {

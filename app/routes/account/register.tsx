@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { Anchor, Checkbox, Stack, TextInput, Title } from '@mantine/core';
-import { Trans } from 'react-i18next';
 import { Form, Link, redirect, useSearchParams } from 'react-router';
 import { ExternalSignIn } from '~/components/external-sign-in.tsx';
 import {
@@ -13,6 +12,7 @@ import {
   useValidatedForm,
 } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
+import { Trans } from '~/i18n/trans.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import {
