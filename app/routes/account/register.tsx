@@ -127,14 +127,17 @@ export default function RegisterPage({ loaderData, actionData }: Route.Component
             value="on"
             error={fieldError(fields.terms)}
             label={
-              <Trans
-                t={t}
-                i18nKey="register.terms"
-                components={{
-                  terms: <Anchor component={Link} to={to('/terms')} />,
-                  privacy: <Anchor component={Link} to={to('/privacy')} />,
-                }}
-              />
+              // One inline run: Mantine's label is a flex row, which would stack the sentence's parts.
+              <span>
+                <Trans
+                  t={t}
+                  i18nKey="register.terms"
+                  components={{
+                    terms: <Anchor component={Link} to={to('/terms')} />,
+                    privacy: <Anchor component={Link} to={to('/privacy')} />,
+                  }}
+                />
+              </span>
             }
           />
           <SubmitButton>{t('register.submit')}</SubmitButton>
