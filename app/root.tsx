@@ -1,5 +1,5 @@
 import './styles/fonts.css';
-import '@mantine/core/styles.css';
+import './styles/mantine.ts';
 import '@mantine/nprogress/styles.css';
 import './styles/global.css';
 import './styles/tap-targets.css';
