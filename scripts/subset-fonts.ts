@@ -3,8 +3,10 @@
 //       letters of loanwords (پ چ ژ ڤ گ ک ی), harakat, Arabic-Indic digits and Arabic punctuation,
 //       with the glyphs shaping reaches through the layout tables (HarfBuzz's subsetter keeps
 //       GSUB/GPOS and follows them: initial, medial, final and isolated forms, lam-alef, marks).
-//   app/styles/fonts/inter-latin.woff2  Inter (variable): the letters of Basic Latin and Latin-1 and
-//       the symbols Arabic pages do not write.
+//   app/styles/fonts/inter-latin.woff2  Inter (variable): the letters of Basic Latin and Latin-1,
+//       the spaces and the curly quotes.
+//   app/styles/fonts/inter-symbols.woff2  Inter (variable): the other symbols (# $ & @ ° × € ™ …),
+//       which the interface does not write: downloaded only by a page whose text has one.
 //   app/styles/fonts/inter-digits-punctuation.woff2  Inter (variable): the Western digits and the
 //       signs the site's numbers, prices, dates and times are written with (app/lib/intl.ts), the
 //       punctuation Arabic text takes from Latin's block, and the letters of the language switch's
@@ -15,7 +17,7 @@
 //       that only the switch's label uses (app/styles/global.css), since the Latin face draws them
 //       everywhere else.
 //   app/styles/fonts.css  their @font-face rules, each limited by unicode-range to what its file
-//       holds (a page without Latin letters never downloads inter-latin.woff2; the two Inter faces
+//       holds (a page without Latin letters never downloads inter-latin.woff2; the three Inter faces
 //       are one family and never claim the same character), and metric-matched fallbacks.
 // All keep only the weights the interface uses (400–800). The output is committed; run this again
 // after upgrading @fontsource-variable/noto-sans-arabic or @fontsource-variable/inter, or changing
@@ -53,24 +55,30 @@ export const NUMERALS = [
   0x2f, // /
   ...range(0x30, 0x39), // 0–9
   0x3a, // :
+  0xb2, // ² and ³ of the units of area and volume (م², m³)
+  0xb3,
   0x2212, // −
 ];
 
 /**
  * The punctuation of Latin's block that Arabic text and the interface write, which the Arabic font
  * does not hold: brackets around counts, the required field's asterisk, the search box's ellipsis,
- * the footer's ©, quotation marks and dashes of the information pages, and what members type in ads.
- * tests/unit/fonts.test.ts fails when the Arabic catalogues or information pages use another one.
+ * the footer's ©, quotation marks and dashes of the information pages, and what members type in ads;
+ * with the & and | of the catalogue's English names, which every English listing shows.
+ * tests/unit/fonts.test.ts fails when the catalogues, information pages or seeded catalogue of either
+ * language need another one from Inter's symbols.
  */
 export const PUNCTUATION = [
   0x21, // !
   0x22, // "
+  0x26, // & (the catalogue's English names: "Home & Garden")
   0x27, // '
   0x28, // (
   0x29, // )
   0x2a, // *
   0x3b, // ;
   0x3f, // ?
+  0x7c, // | (an option's name: "Xbox Series X|S")
   0xa9, // ©
   0xab, // «
   0xb7, // ·
@@ -80,6 +88,25 @@ export const PUNCTUATION = [
   0x2022, // •
   0x2026, // …
 ];
+
+/** The characters Inter draws: Basic Latin, Latin-1 (but the soft hyphen, never drawn) and common punctuation. */
+const INTER_LATIN = [
+  ...range(0x20, 0x7e),
+  ...range(0xa0, 0xff).filter((c) => c !== 0xad),
+  ...[0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2039, 0x203a, 0x20ac, 0x2122, 0x2212],
+];
+
+/**
+ * Inter's symbols that neither language's interface writes (# $ & @ ° × € ™ ½ …): a file of their
+ * own, downloaded only by a page whose text has one. The letters' file keeps the letters, the spaces
+ * and the curly quotes and apostrophes written inside words.
+ */
+export const SYMBOLS = INTER_LATIN.filter(
+  (c) =>
+    !NUMERALS.includes(c) &&
+    !PUNCTUATION.includes(c) &&
+    !/[\p{L}\p{Zs}\u2018\u2019\u201c\u201d]/u.test(String.fromCodePoint(c)),
+);
 
 /** The language switch's label on Arabic pages ("English", app/components/layouts/language-switch.tsx). */
 export const OTHER_LANGUAGE_NAME = (
@@ -135,11 +162,14 @@ export const FONTS: readonly {
     pkg: '@fontsource-variable/inter',
     source: 'files/inter-latin-wght-normal.woff2',
     out: 'app/styles/fonts/inter-latin.woff2',
-    codePoints: [
-      ...range(0x20, 0x7e),
-      ...range(0xa0, 0xff).filter((c) => c !== 0xad), // (the soft hyphen is never drawn)
-      ...[0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2039, 0x203a, 0x20ac, 0x2122],
-    ].filter((c) => !NUMERALS.includes(c) && !PUNCTUATION.includes(c)),
+    codePoints: INTER_LATIN.filter((c) => !NUMERALS.includes(c) && !PUNCTUATION.includes(c) && !SYMBOLS.includes(c)),
+  },
+  {
+    family: 'Inter Variable',
+    pkg: '@fontsource-variable/inter',
+    source: 'files/inter-latin-wght-normal.woff2',
+    out: 'app/styles/fonts/inter-symbols.woff2',
+    codePoints: SYMBOLS,
   },
   {
     family: 'Inter Variable',

@@ -9,7 +9,9 @@ import { marked } from 'marked';
 import subsetFont from 'subset-font';
 import { describe, expect, it } from 'vitest';
 import { dates, numberFormat, relativeTimeFormat } from '../../app/lib/intl.ts';
-import { FONTS, NUMERALS, OTHER_LANGUAGE_NAME, PUNCTUATION } from '../../scripts/subset-fonts.ts';
+import { FONTS, NUMERALS, OTHER_LANGUAGE_NAME, PUNCTUATION, SYMBOLS } from '../../scripts/subset-fonts.ts';
+import { taxonomies } from '../../server/db/seed/data/catalog.ts';
+import { cities } from '../../server/db/seed/data/cities.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const record = JSON.parse(readFileSync(path.join(root, 'app/styles/fonts/fonts.json'), 'utf8')) as Record<
@@ -61,6 +63,33 @@ function formatted(locale: 'ar' | 'en'): Set<string> {
 }
 
 const ENTITIES: Record<string, string> = { quot: '"', '#39': "'", amp: '&', lt: '<', gt: '>' };
+
+/** The text of a language's catalogues, information pages and seeded catalogue (names, options, units), as pages show it. */
+function interfaceTexts(locale: 'ar' | 'en'): string[] {
+  const texts: string[] = [];
+  const seeded = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(seeded);
+    else if (v && typeof v === 'object')
+      for (const [key, value] of Object.entries(v))
+        if (typeof value === 'string' && [locale, `name_${locale}`, `unit_${locale}`].includes(key)) texts.push(value);
+        else seeded(value);
+  };
+  seeded([taxonomies, cities]);
+  const strings = (v: unknown): void => {
+    if (typeof v === 'string') texts.push(v.replace(/\{\{[^}]*\}\}/g, '').replace(/<\/?[\w-]+>/g, ''));
+    else if (v && typeof v === 'object') Object.values(v).forEach(strings);
+  };
+  const catalogues = path.join(root, 'app/i18n/locales', locale);
+  // (mail.json is for emails, which download no web font)
+  for (const f of readdirSync(catalogues).filter((f) => f !== 'mail.json'))
+    strings(JSON.parse(readFileSync(path.join(catalogues, f), 'utf8')));
+  const pages = path.join(root, 'content/pages', locale);
+  for (const f of readdirSync(pages)) {
+    const html = marked.parse(readFileSync(path.join(pages, f), 'utf8'), { async: false });
+    texts.push(html.replace(/<[^>]*>/g, '').replace(/&(quot|#39|amp|lt|gt);/g, (_, e: string) => ENTITIES[e]));
+  }
+  return texts;
+}
 
 const versionOf = (name: string) =>
   (JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
@@ -163,42 +192,32 @@ describe('web fonts', () => {
     expect(others.map((ch) => `U+${(ch.codePointAt(0) as number).toString(16)} ${ch}`)).toEqual([]);
   });
 
-  it('an English page finds every character of its numbers, prices and dates in the two Inter files', () => {
+  it("an English page finds every character of its numbers, prices and dates in Inter's files", () => {
     const inter = new Set(faces.filter((f) => f.family === 'Inter Variable').flatMap((f) => [...f.points]));
     const others = [...formatted('en')].filter((ch) => !inter.has(ch.codePointAt(0) as number));
     expect(others.map((ch) => `U+${(ch.codePointAt(0) as number).toString(16)} ${ch}`)).toEqual([]);
   });
 
-  it('the digits and punctuation file holds no letter, and is smaller than the Latin one', () => {
-    expect([...NUMERALS, ...PUNCTUATION].filter((c) => /\p{L}/u.test(String.fromCodePoint(c)))).toEqual([]);
-    const bytes = (out: string) => readFileSync(path.join(root, out)).length;
-    expect(bytes('app/styles/fonts/inter-digits-punctuation.woff2')).toBeLessThan(
-      bytes('app/styles/fonts/inter-latin.woff2'),
-    );
+  it('the digits and punctuation file and the symbols file hold no letter', () => {
+    const letters = (points: readonly number[]) => points.filter((c) => /\p{L}/u.test(String.fromCodePoint(c)));
+    expect(letters([...NUMERALS, ...PUNCTUATION])).toEqual([]);
+    expect(letters(SYMBOLS)).toEqual([]);
   });
 
-  it('the Arabic interface and information pages need the Latin file for Latin letters only', () => {
-    const latin = faceOfFile('app/styles/fonts/inter-latin.woff2')?.points ?? new Set();
-    const texts: string[] = [];
-    const strings = (v: unknown): void => {
-      if (typeof v === 'string') texts.push(v.replace(/\{\{[^}]*\}\}/g, '').replace(/<\/?[\w-]+>/g, ''));
-      else if (v && typeof v === 'object') Object.values(v).forEach(strings);
-    };
-    const catalogues = path.join(root, 'app/i18n/locales/ar');
-    // (mail.json is for emails, which download no web font)
-    for (const f of readdirSync(catalogues).filter((f) => f !== 'mail.json'))
-      strings(JSON.parse(readFileSync(path.join(catalogues, f), 'utf8')));
-    const pages = path.join(root, 'content/pages/ar');
-    for (const f of readdirSync(pages)) {
-      const html = marked.parse(readFileSync(path.join(pages, f), 'utf8'), { async: false });
-      texts.push(html.replace(/<[^>]*>/g, '').replace(/&(quot|#39|amp|lt|gt);/g, (_, e: string) => ENTITIES[e]));
-    }
-    expect(texts.length).toBeGreaterThan(100);
-    const needLatin = new Set(
-      [...texts.join('')].filter((ch) => latin.has(ch.codePointAt(0) as number) && !/[\p{L}\s]/u.test(ch)),
-    );
-    expect([...needLatin]).toEqual([]);
-  });
+  it.each(['ar', 'en'] as const)(
+    "the %s interface and information pages need Inter's letters for letters only, and its symbols never",
+    (locale) => {
+      const letters = faceOfFile('app/styles/fonts/inter-latin.woff2')?.points ?? new Set();
+      const symbols = faceOfFile('app/styles/fonts/inter-symbols.woff2')?.points ?? new Set();
+      const texts = interfaceTexts(locale);
+      expect(texts.length).toBeGreaterThan(100);
+      const chars = new Set([...texts.join('')]);
+      const code = (ch: string) => ch.codePointAt(0) as number;
+      expect([...chars].filter((ch) => symbols.has(code(ch)))).toEqual([]);
+      if (locale === 'ar')
+        expect([...chars].filter((ch) => letters.has(code(ch)) && !/[\p{L}\s]/u.test(ch))).toEqual([]);
+    },
+  );
 
   it("the language switch's name on Arabic pages is drawn from the digits file, with a local stand-in, not the Latin face", () => {
     // `npm run fonts` after changing the label in the Arabic catalogue.
