@@ -78,6 +78,7 @@ export const PUNCTUATION = [
   0x2a, // *
   0x3b, // ;
   0x3f, // ?
+  0x40, // @ (the emails account and admin pages show)
   0x7c, // | (an option's name: "Xbox Series X|S")
   0xa9, // ©
   0xab, // «
@@ -87,6 +88,8 @@ export const PUNCTUATION = [
   0x2014, // —
   0x2022, // •
   0x2026, // …
+  0x2039, // ‹ › (the search's category chips, the admin's category paths)
+  0x203a,
 ];
 
 /** The characters Inter draws: Basic Latin, Latin-1 (but the soft hyphen, never drawn) and common punctuation. */
