@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
+import { mantineStyles } from './scripts/lib/mantine-styles.ts';
 
 export default defineConfig({
   resolve: {
@@ -11,5 +12,6 @@ export default defineConfig({
     // The Express shell is the server build's entry (ADR 0002: bundled into the server build).
     ssr: { build: { rollupOptions: { input: './server/http.ts' } } },
   },
-  plugins: [reactRouter()],
+  // Mantine's per-component stylesheets (app/styles/mantine.ts) as its whole stylesheet writes them.
+  plugins: [mantineStyles(), reactRouter()],
 });

@@ -1,5 +1,5 @@
 import './styles/fonts.css';
-import '@mantine/core/styles.css';
+import './styles/mantine.ts';
 import './styles/global.css';
 import './styles/tap-targets.css';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
@@ -27,6 +27,7 @@ import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
 import type { Route } from './+types/root';
+import digitsFont from './styles/fonts/inter-digits-punctuation.woff2?url';
 import latinFont from './styles/fonts/inter-latin.woff2?url';
 import arabicFont from './styles/fonts/noto-sans-arabic.woff2?url';
 
@@ -97,13 +98,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={BRAND_COLOR} />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: colorModeScript }} />
-        <link
-          rel="preload"
-          as="font"
-          type="font/woff2"
-          href={locale === 'ar' ? arabicFont : latinFont}
-          crossOrigin=""
-        />
+        {/* The page's language's font, and Inter's digits and punctuation, which every page writes
+            (prices, counts, the footer's year) in both languages from that one file (app/styles/fonts.css). */}
+        {[locale === 'ar' ? arabicFont : latinFont, digitsFont].map((href) => (
+          <link key={href} rel="preload" as="font" type="font/woff2" href={href} crossOrigin="" />
+        ))}
         <Meta />
         <Links />
         <style

@@ -233,10 +233,24 @@ const kb = (b: number) => Math.round(b / 1024);
 
 /** The medians as a table, one row per page. */
 export function table(figures: Map<string, PageFigures>, origin = ''): string {
-  const head = ['page', 'perf', 'a11y', 'bp', 'seo', 'LCP ms', 'TBT ms', 'CLS', 'JS KB', 'font KB', 'total KB'];
+  const head = [
+    'page',
+    'perf',
+    'a11y',
+    'bp',
+    'seo',
+    'FCP ms',
+    'LCP ms',
+    'TBT ms',
+    'CLS',
+    'JS KB',
+    'font KB',
+    'total KB',
+  ];
   const rows = [...figures].map(([url, f]) => [
     url.replace(origin, '') || '/',
     ...CATEGORIES.map((c) => String(f.scores[c])),
+    String(Math.round(f.fcp)),
     String(Math.round(f.lcp)),
     String(Math.round(f.tbt)),
     f.cls.toFixed(3),

@@ -28,6 +28,8 @@ export function LanguageSwitch() {
       px="sm"
       aria-label={t('language.switch-to')}
       data-testid="language-switch"
+      // On Arabic pages its name comes from a font file of its own (app/styles/global.css).
+      className="other-language-name"
     >
       {t('language.other-name')}
     </Button>
