@@ -22,6 +22,8 @@ const external = (port: number): RealtimeConfig => ({
   scheme: 'http',
   maxConnections: 10,
   maxConnectionsPerIp: 10,
+  client: { host: '127.0.0.1', port, scheme: 'http' },
+  broadcaster: 'reverb',
 });
 
 describe('publisher', () => {
