@@ -21,6 +21,7 @@ export const namespaces = [
   'admin',
   'search',
   'map',
+  'notifications',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namespaces } from '~/i18n/config.ts';
+import { PAGE_NAMESPACES, SERVER_NAMESPACES } from '~/i18n/page-namespace.ts';
 import { FIREBASE_ERROR_CODES, FIREBASE_MESSAGE_CODES } from '../../server/auth/firebase.ts';
 import { OIDC_ERROR_CODES } from '../../server/auth/oidc.ts';
 
@@ -45,6 +46,34 @@ describe('translation catalogues', () => {
       }
     });
   }
+});
+
+describe('the catalogue every page loads (app/i18n/page-namespace.ts)', () => {
+  const left = [...SERVER_NAMESPACES, ...PAGE_NAMESPACES];
+  it.each(['ar', 'en'])('%s: leaves out exactly the server’s and single pages’ namespaces', (locale) => {
+    const source = readFileSync(path.resolve(`app/i18n/bundle-${locale}.ts`), 'utf8');
+    const excluded = [...source.matchAll(new RegExp(`'!\\./locales/${locale}/([\\w-]+)\\.json'`, 'g'))].map(
+      (m) => m[1],
+    );
+    expect(excluded.sort()).toEqual([...left].sort());
+  });
+
+  it('the browser never translates with a server namespace; each page namespace is added by its page', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
+    const sources = files(path.resolve('app')).filter((f) => !f.endsWith('.server.ts'));
+    for (const ns of SERVER_NAMESPACES) {
+      const users = sources.filter((f) => new RegExp(`useT\\('${ns}'\\)|['"\`]${ns}:`).test(readFileSync(f, 'utf8')));
+      expect(users, ns).toEqual([]);
+    }
+    for (const ns of PAGE_NAMESPACES) {
+      const users = sources.filter((f) => readFileSync(f, 'utf8').includes(`useT('${ns}')`));
+      expect(users.length, ns).toBeGreaterThan(0);
+      for (const f of users) expect(readFileSync(f, 'utf8'), f).toContain(`usePageNamespace('${ns}'`);
+    }
+  });
 });
 
 describe('sign-in provider errors (docs/product/accounts-and-roles.md)', () => {
