@@ -26,11 +26,9 @@ test('the bell rises without a reload when a moderator approves the member’s a
   const ad = await placeAdAsMember(page.context(), baseURL, { title });
   expect(ad.status).toBe('pending');
 
-  // Arabic first: nothing yet.
+  // Arabic first, on the home page (which reloads nothing by itself): no count yet.
   const ready = subscribed(page);
-  await open(page, '/notifications');
-  await expect(page.getByRole('heading', { name: 'الإشعارات', level: 1 })).toBeVisible();
-  await expect(page.getByText('لا إشعارات بعد')).toBeVisible();
+  await open(page, '/');
   const bell = page.getByTestId('notification-bell');
   await expect(bell).toHaveAttribute('data-count', '0');
   await expect(bell).toHaveAccessibleName('الإشعارات');
@@ -49,13 +47,20 @@ test('the bell rises without a reload when a moderator approves the member’s a
   await expect(queue.getByRole('status')).toContainText('1 ad approved and published.');
   await staff.close();
 
-  // The member's open page: the counter and the list change without a reload.
+  // The member's open page: the counter rises without a reload.
   await expect(bell).toHaveAttribute('data-count', '1');
   await expect(bell).toHaveAccessibleName('الإشعارات: إشعار واحد غير مقروء');
+  await expect(bell.getByText('1', { exact: true })).toBeVisible();
+
+  // The bell opens the list: the approval, in Arabic words, unread.
+  await bell.click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole('heading', { name: 'الإشعارات', level: 1 })).toBeVisible();
   const item = page.getByTestId('notification');
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('تمت الموافقة على إعلانك وهو منشور الآن');
   await expect(item).toContainText(title);
+  await expect(item).toContainText('غير مقروء');
   await expect(page.getByText('لديك إشعار واحد غير مقروء.')).toBeVisible();
   await expectAccessible(page);
   // On a phone every control (the bell, the item's link, "mark as read", "mark all") is a 44 px target.
