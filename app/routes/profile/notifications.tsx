@@ -177,9 +177,10 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
         {words.heading}
       </Text>
       {item.title ? (
-        <Text component="bdi" className={classes.subject} dir="auto">
-          {item.title}
-        </Text>
+        // The member's own words keep their direction; the line follows the page's.
+        <span className={classes.subject}>
+          <bdi dir="auto">{item.title}</bdi>
+        </span>
       ) : null}
     </>
   );
