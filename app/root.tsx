@@ -23,9 +23,12 @@ import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
 import { colorModeManager, colorModeScript, forcedColorMode } from '~/lib/color-mode.ts';
 import { CLEAR_FLASH, hasFlashCookie, readFlash } from '~/lib/flash.server.ts';
 import { useNonce } from '~/lib/nonce.tsx';
+import { useMemberRealtime } from '~/lib/realtime/use-member-realtime.ts';
 import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
+import { countUnread } from '../server/domain/notifications.ts';
+import { browserRealtimeConfig } from '../server/realtime/browser-config.ts';
 import type { Route } from './+types/root';
 import digitsFont from './styles/fonts/inter-digits-punctuation.woff2?url';
 import latinFont from './styles/fonts/inter-latin.woff2?url';
@@ -52,6 +55,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A completed action's message, shown once: read here, cleared in the same answer.
   const flash = readFlash(request);
   const headers: HeadersInit = hasFlashCookie(request) ? { 'Set-Cookie': CLEAR_FLASH } : {};
+  // Members only (their pages are never shared: app/lib/page-cache.ts): the header's unread counter
+  // and where the realtime client connects. A visitor's render asks the database nothing more.
+  const user = await currentUser(request, context);
+  const member = user
+    ? {
+        unread: await countUnread(services(context).database.db, user.id),
+        realtime: browserRealtimeConfig(config.realtime),
+      }
+    : null;
   return data(
     {
       flash,
@@ -59,7 +71,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       origin: config.appUrl ?? url.origin,
       mapTileUrl: config.mapTileUrl,
       siteTitle: tFor(request)('common:site-title'),
-      user: await currentUser(request, context).then((u) => (u ? { name: u.name, image: u.image } : null)),
+      user: user ? { id: user.id, name: user.name, image: user.image } : null,
+      /** The member's unread notifications (the header's bell), updated live by the realtime client. */
+      unread: member?.unread ?? null,
+      realtime: member?.realtime ?? null,
       errorTitles: {
         notFound: tFor(request)('errors:page-not-found'),
         forbidden: tFor(request)('errors:forbidden'),
@@ -135,7 +150,9 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  // After hydration, for members: the realtime client (loaded then, never in the first load).
+  useMemberRealtime(loaderData.user?.id ?? null, loaderData.realtime);
   useEffect(() => {
     // Marks the page interactive (tests and scripts wait for it).
     document.documentElement.dataset.hydrated = 'true';

@@ -35,6 +35,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('profile/posts/:taxonomy/:category/:ad/repost', 'routes/profile/repost-ad.tsx', {
         id: id('profile.repost-ad'),
       }),
+      route('notifications', 'routes/profile/notifications.tsx', { id: id('notifications') }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       // Before `:taxonomy/:category`, whose first segment could read "posts".

@@ -103,6 +103,18 @@ const envSchema = z.object({
     }),
   REALTIME_PORT: intIn(1, 65535, 0),
   REALTIME_SCHEME: z.enum(['http', 'https']).optional(),
+  /** What browsers connect to (driver `pusher`), when not the API's host, port and scheme. */
+  REALTIME_CLIENT_HOST: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(v), {
+      message: 'must be a host name, without scheme or port',
+    }),
+  REALTIME_CLIENT_PORT: intIn(1, 65535, 0),
+  REALTIME_CLIENT_SCHEME: z.enum(['http', 'https']).optional(),
+  /** laravel-echo's broadcaster in the browser (app/lib/realtime/config.ts). */
+  REALTIME_BROADCASTER: z.enum(['reverb', 'pusher']).default('reverb'),
   REALTIME_MAX_CONNECTIONS: intIn(1, 1_000_000, 10_000),
   REALTIME_MAX_CONNECTIONS_PER_IP: intIn(1, 1_000_000, 100),
   /** `npm run bench` only: an HTML file answered from memory at /__bench/page (the serving limit). */
@@ -166,6 +178,13 @@ export interface RealtimeConfig {
   /** Open WebSocket connections per process, and per client address per process. */
   maxConnections: number;
   maxConnectionsPerIp: number;
+  /**
+   * Where browsers connect (driver `pusher`; the embedded server is the page's own address):
+   * REALTIME_CLIENT_* or else the API's host, port and scheme. Port 0: the scheme's default.
+   */
+  client: { host: string | undefined; port: number; scheme: 'http' | 'https' };
+  /** laravel-echo's broadcaster: `reverb` (default) or `pusher` (https only). */
+  broadcaster: Env['REALTIME_BROADCASTER'];
 }
 
 export class ConfigError extends Error {
@@ -189,6 +208,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.REALTIME_DRIVER === 'pusher' && (!e.REALTIME_HOST || !e.REALTIME_APP_SECRET)) {
     throw new ConfigError(
       'Invalid environment configuration:\n  REALTIME_HOST, REALTIME_APP_SECRET: required when REALTIME_DRIVER=pusher',
+    );
+  }
+  // laravel-echo's pusher broadcaster connects over TLS only (app/lib/realtime/config.ts).
+  const clientScheme = e.REALTIME_CLIENT_SCHEME ?? e.REALTIME_SCHEME ?? 'https';
+  const secureClient =
+    e.REALTIME_DRIVER === 'pusher' ? clientScheme === 'https' : (e.APP_URL ?? '').startsWith('https://');
+  if (e.REALTIME_BROADCASTER === 'pusher' && !secureClient) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  REALTIME_BROADCASTER: pusher needs https (REALTIME_CLIENT_SCHEME or REALTIME_SCHEME with REALTIME_DRIVER=pusher, else an https APP_URL); use reverb otherwise',
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -239,6 +267,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       scheme: e.REALTIME_SCHEME ?? 'https',
       maxConnections: e.REALTIME_MAX_CONNECTIONS,
       maxConnectionsPerIp: e.REALTIME_MAX_CONNECTIONS_PER_IP,
+      client: {
+        host: e.REALTIME_CLIENT_HOST || e.REALTIME_HOST || undefined,
+        port: e.REALTIME_CLIENT_PORT || (e.REALTIME_CLIENT_HOST ? 0 : e.REALTIME_PORT),
+        scheme: clientScheme,
+      },
+      broadcaster: e.REALTIME_BROADCASTER,
     },
   };
 }

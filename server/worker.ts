@@ -8,6 +8,8 @@ import { jobHandlers, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
+import { relayNotifications } from './realtime/notifications.ts';
+import { remotePublisher } from './realtime/publish.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -22,6 +24,11 @@ await migrateToLatest(database.db, database.dialect);
 setAfterCommitLogger(logger);
 const handlers = jobHandlers({ mailer: createMailer(config, logger) });
 const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
+// Notifications written by jobs (expiry, reminders) reach the members' open tabs through the
+// realtime server of the web processes, or the external one (docs/realtime.md).
+const publisher = remotePublisher(config.realtime, config.appUrl);
+const stopRelay = publisher ? relayNotifications(database.db, publisher, logger) : () => {};
+if (!publisher) logger.warn('realtime: no APP_URL, notifications from jobs are shown at the next page load');
 worker.start();
 logger.info({ database: database.dialect }, 'job worker started');
 
@@ -31,6 +38,7 @@ const stop = async (signal: string) => {
   stopping = true;
   logger.info({ signal }, 'job worker stopping after the current job');
   await worker.stop();
+  stopRelay();
   await database.close();
   process.exit(0);
 };

@@ -32,6 +32,8 @@ export const FLASH_MESSAGES = {
   'saved-password': 'profile:saved.password',
   'saved-password-set': 'profile:saved.password-set',
   'saved-notifications': 'profile:saved.notifications',
+  // The notifications page.
+  'notifications-read': 'notifications:done.read-all',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

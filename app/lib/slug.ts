@@ -29,6 +29,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'profile',
   'posts',
   'users',
+  'notifications',
   // The server's own paths (server/http.ts and the routers it mounts).
   'api',
   'assets',
@@ -47,7 +48,6 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'favorites',
   'searches',
   'chats',
-  'notifications',
   'categories',
   'companies',
   'search',

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { NotFound } from '../domain/errors.ts';
 
 /** Error statuses an operation may answer, every one with the API's error body (ApiError). */
-export type ErrorStatus = 400 | 401 | 404 | 413 | 415 | 419 | 422 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 419 | 422 | 429;
 
 export interface ApiHeaderDoc {
   description: string;

@@ -46,6 +46,7 @@ import {
 } from './api-schemas.ts';
 import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
+import { broadcastingRoutes } from './broadcasting.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
 
@@ -247,6 +248,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
       },
     }),
     ...adImageRoutes(services, apiLocale),
+    ...broadcastingRoutes(services, apiLocale),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
   routes.push(

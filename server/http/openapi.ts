@@ -1,5 +1,5 @@
 // /api/openapi.json (OpenAPI 3.1), generated from the operations the API is built from
-// (server/http/api.ts, server/http/ad-images.ts, server/http/auth-endpoints.ts) with Zod's own
+// (server/http/api.ts, server/http/ad-images.ts, server/http/broadcasting.ts, server/http/auth-endpoints.ts) with Zod's own
 // JSON Schema output: parameters as the routes read them (`io: 'input'`), answers as they are
 // sent (`io: 'output'`). Schemas with an `id` (server/http/api-schemas.ts) become components.
 import { z } from 'zod';
@@ -11,6 +11,7 @@ type Json = Record<string, unknown>;
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request',
   401: 'Not signed in',
+  403: 'Signed in, but not allowed',
   404: 'Not found',
   413: 'Body too large',
   415: 'Unsupported body type',

@@ -81,3 +81,19 @@ export function createPublisher(config: RealtimeConfig, embedded: RealtimeServer
   if (!embedded) throw new Error('The embedded realtime server is not running');
   return embeddedPublisher(embedded);
 }
+
+/**
+ * The publisher of a process that runs no realtime server (`npm run worker`): the external server
+ * (driver `pusher`), else the embedded server of the web processes through its signed HTTP API at
+ * APP_URL. Undefined without APP_URL: that process's events then reach browsers at their next page load.
+ */
+export function remotePublisher(config: RealtimeConfig, appUrl: string | undefined): Publisher | undefined {
+  if (config.driver === 'pusher') return pusherPublisher(config);
+  if (!appUrl) return undefined;
+  const url = new URL(appUrl);
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  return {
+    ...pusherPublisher({ ...config, host: url.hostname, port: Number(url.port) || 0, scheme }),
+    driver: 'embedded',
+  };
+}

@@ -104,6 +104,7 @@ describe('catalogue API', () => {
       [
         '/ad-images',
         '/ad-images/{id}',
+        '/broadcasting/auth',
         '/categories/{slug}/attributes',
         '/categories/{slug}/children',
         '/cities',

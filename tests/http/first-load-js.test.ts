@@ -74,6 +74,29 @@ describe('first-load JavaScript', () => {
     expect(Math.round(bytes / 1024), `${id}: gzipped KB`).toBeLessThanOrEqual(level);
   });
 
+  it('the realtime client (pusher-js, laravel-echo) is in no page’s first load, only loaded for members', () => {
+    const assets = readdirSync(path.join(dir, 'assets')).filter((f) => f.endsWith('.js'));
+    const realtime = assets.filter((f) =>
+      readFileSync(path.join(dir, 'assets', f), 'utf8').includes('pusher:subscribe'),
+    );
+    expect(realtime.length).toBeGreaterThan(0);
+    for (const id of Object.keys(manifest.routes)) {
+      const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
+      for (
+        let r: RouteEntry | undefined = manifest.routes[id];
+        r;
+        r = r.parentId ? manifest.routes[r.parentId] : undefined
+      ) {
+        files.add(r.module);
+        for (const f of r.imports ?? []) files.add(f);
+      }
+      expect(
+        [...files].filter((f) => realtime.includes(path.basename(f))),
+        id,
+      ).toEqual([]);
+    }
+  });
+
   it('the map library is not in any page’s first load', () => {
     for (const id of Object.keys(manifest.routes)) {
       const r = manifest.routes[id] as RouteEntry;

@@ -42,6 +42,7 @@ const API_PATHS = [
   '/api/categories/cars/attributes',
   '/api/ad-images',
   '/api/ad-images/1',
+  '/api/broadcasting/auth',
   '/api/openapi.json',
   '/api/auth/sign-in/email',
   '/api/auth/get-session',

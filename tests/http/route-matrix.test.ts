@@ -133,6 +133,15 @@ const PAGES: [string, Record<Role, Expect>][] = [
       ] as [string, Record<Role, Expect>],
   ),
   ['/en/users/no-such-member', all(404)],
+  ['/notifications', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fnotifications' } }],
+  [
+    '/en/notifications',
+    { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fnotifications' } },
+  ],
+  [
+    '/en/notifications?before=abc',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fnotifications%3Fbefore%3Dabc' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
@@ -192,6 +201,65 @@ describe.each([...PAGES, ...API])('%s', (route, expected) => {
       expect(res.status).toBe(want.status);
       expect(res.headers.get('location')).toBe(want.location);
     }
+  });
+});
+
+/**
+ * Actions and API writes: a page form (same-origin post) or an API call (with the anti-forgery
+ * cookie and header), for every role.
+ */
+const TOKEN = 'matrix-xsrf-token';
+const ACTIONS: [string, Record<string, string>, Record<Role, Expect>][] = [
+  [
+    '/en/notifications',
+    { intent: 'read', id: '999999999' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fnotifications' } },
+  ],
+  [
+    '/notifications',
+    { intent: 'read-all' },
+    {
+      ...all({ status: 302, location: '/notifications' }),
+      visitor: { status: 302, location: '/login?redirect=%2Fnotifications' },
+    },
+  ],
+  ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'private-users.nobody' }, { ...all(403), visitor: 401 }],
+  ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'presence-chats.1' }, { ...all(403), visitor: 401 }],
+];
+
+const post = (route: string, role: Role, form: Record<string, string>) => {
+  const api = route.startsWith('/api/');
+  return fetch(base + route, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      cookie: [cookies[role], api ? `XSRF-TOKEN=${TOKEN}` : ''].filter(Boolean).join('; '),
+      'user-agent': BROWSER,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(api ? { 'x-xsrf-token': TOKEN } : { origin: base }),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+};
+
+describe.each(ACTIONS)('POST %s %o', (route, form, expected) => {
+  it.each(ROLES)('as %s', async (role) => {
+    const res = await post(route, role, form);
+    const want = expected[role];
+    if (typeof want === 'number') {
+      expect(res.status).toBe(want);
+    } else {
+      expect(res.status).toBe(want.status);
+      expect(res.headers.get('location')).toBe(want.location);
+    }
+  });
+});
+
+describe('each signed-in role may subscribe to its own channel only', () => {
+  it.each(ROLES)('as %s', async (role) => {
+    const who = await (await fetch(`${base}/api/is-logged-in`, { headers: { cookie: cookies[role] } })).json();
+    const own = { socket_id: '1.2', channel_name: `private-users.${who.user?.id ?? 'none'}` };
+    expect((await post('/api/broadcasting/auth', role, own)).status).toBe(role === 'visitor' ? 401 : 200);
   });
 });
 

@@ -3,7 +3,7 @@
 // Pusher, Soketi or Reverb), both delivering to pusher-js.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RealtimeConfig } from '../../server/config.ts';
-import { createPublisher, embeddedPublisher, pusherPublisher } from '../../server/realtime/publish.ts';
+import { createPublisher, embeddedPublisher, pusherPublisher, remotePublisher } from '../../server/realtime/publish.ts';
 import { APP, sleep, startTestServer, subscribed, type TestServer, waitFor } from './support/server.ts';
 
 let server: TestServer | undefined;
@@ -22,6 +22,8 @@ const external = (port: number): RealtimeConfig => ({
   scheme: 'http',
   maxConnections: 10,
   maxConnectionsPerIp: 10,
+  client: { host: '127.0.0.1', port, scheme: 'http' },
+  broadcaster: 'reverb',
 });
 
 describe('publisher', () => {
@@ -74,5 +76,19 @@ describe('publisher', () => {
 
   it('needs the running server for the embedded driver', () => {
     expect(() => createPublisher({ ...external(0), driver: 'embedded' }, undefined)).toThrow(/not running/);
+  });
+
+  it('a process without the server (npm run worker) publishes through the app at APP_URL, or the external server', async () => {
+    server = await startTestServer();
+    const a = server.client();
+    await subscribed(a, 'private-users.9');
+    const got = waitFor((done) => a.channel('private-users.9').bind('notification.created', done));
+    const viaApp = remotePublisher({ ...external(0), driver: 'embedded' }, `http://127.0.0.1:${server.port}`);
+    expect(viaApp?.driver).toBe('embedded');
+    await viaApp?.trigger('private-users.9', 'notification.created', { unread: 1 });
+    expect(await got).toEqual({ unread: 1 });
+    expect(remotePublisher(external(server.port), undefined)?.driver).toBe('pusher');
+    // Embedded, without APP_URL: nobody to publish to.
+    expect(remotePublisher({ ...external(0), driver: 'embedded' }, undefined)).toBeUndefined();
   });
 });

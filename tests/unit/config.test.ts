@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
+import { browserRealtimeConfig } from '../../server/realtime/browser-config.ts';
 
 const dirs: string[] = [];
 const dataDir = () => {
@@ -90,5 +91,80 @@ describe('configuration', () => {
         REALTIME_APP_SECRET: 'external-secret-123',
       }),
     ).toThrow(/REALTIME_HOST/);
+  });
+
+  it('tells browsers where to connect: the page itself (embedded), else REALTIME_CLIENT_* or the API’s address', () => {
+    const DATA_DIR = dataDir();
+    const external = { DATA_DIR, REALTIME_DRIVER: 'pusher', REALTIME_APP_SECRET: 'external-secret-123' };
+    expect(browserRealtimeConfig(loadConfig({ DATA_DIR }).realtime)).toEqual({
+      driver: 'embedded',
+      broadcaster: 'reverb',
+      key: 'souq-key',
+      host: null,
+      port: null,
+      scheme: null,
+    });
+    const soketi = loadConfig({
+      ...external,
+      REALTIME_HOST: 'soketi.internal',
+      REALTIME_PORT: '6001',
+      REALTIME_SCHEME: 'http',
+    });
+    expect(browserRealtimeConfig(soketi.realtime)).toEqual({
+      driver: 'pusher',
+      broadcaster: 'reverb',
+      key: 'souq-key',
+      host: 'soketi.internal',
+      port: 6001,
+      scheme: 'http',
+    });
+    // Pusher: the API at api-<cluster>, browsers at ws-<cluster>, both over TLS.
+    const pusher = loadConfig({
+      ...external,
+      REALTIME_HOST: 'api-eu.pusher.com',
+      REALTIME_CLIENT_HOST: 'ws-eu.pusher.com',
+      REALTIME_BROADCASTER: 'pusher',
+    });
+    expect(browserRealtimeConfig(pusher.realtime)).toEqual({
+      driver: 'pusher',
+      broadcaster: 'pusher',
+      key: 'souq-key',
+      host: 'ws-eu.pusher.com',
+      port: null,
+      scheme: 'https',
+    });
+    // The secret never reaches the browser.
+    expect(JSON.stringify(browserRealtimeConfig(pusher.realtime))).not.toContain('external-secret-123');
+  });
+
+  it('refuses broadcasters other than reverb and pusher, and pusher without https', () => {
+    const DATA_DIR = dataDir();
+    expect(() => loadConfig({ DATA_DIR, REALTIME_BROADCASTER: 'socket.io' })).toThrow(/REALTIME_BROADCASTER/);
+    expect(() => loadConfig({ DATA_DIR, REALTIME_BROADCASTER: 'pusher' })).toThrow(
+      /REALTIME_BROADCASTER: pusher needs https/,
+    );
+    expect(() => loadConfig({ DATA_DIR, REALTIME_BROADCASTER: 'pusher', APP_URL: 'http://souq.example' })).toThrow(
+      /REALTIME_BROADCASTER/,
+    );
+    expect(
+      loadConfig({ DATA_DIR, REALTIME_BROADCASTER: 'pusher', APP_URL: 'https://souq.example' }).realtime.broadcaster,
+    ).toBe('pusher');
+    const external = {
+      DATA_DIR,
+      REALTIME_DRIVER: 'pusher',
+      REALTIME_APP_SECRET: 'external-secret-123',
+      REALTIME_HOST: 'soketi.internal',
+      REALTIME_BROADCASTER: 'pusher',
+    };
+    expect(() => loadConfig({ ...external, REALTIME_SCHEME: 'http' })).toThrow(/REALTIME_BROADCASTER/);
+    expect(() => loadConfig({ ...external, REALTIME_CLIENT_SCHEME: 'http' })).toThrow(/REALTIME_BROADCASTER/);
+    expect(
+      loadConfig({ ...external, REALTIME_SCHEME: 'http', REALTIME_CLIENT_SCHEME: 'https' }).realtime.client,
+    ).toEqual({
+      host: 'soketi.internal',
+      port: 0,
+      scheme: 'https',
+    });
+    expect(() => loadConfig({ DATA_DIR, REALTIME_CLIENT_HOST: 'wss://x' })).toThrow(/REALTIME_CLIENT_HOST/);
   });
 });

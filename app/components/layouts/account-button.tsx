@@ -6,7 +6,8 @@ import { useLocale } from '~/lib/use-locale.ts';
 
 /**
  * Header: the log-in button for visitors; for members, their photo (or initials) and name linking
- * to the account settings, and a log-out button.
+ * to the account settings, and a log-out button. On phones the photo is left out: the bottom
+ * navigation's "My account" leads there, and the row keeps room for the notifications bell.
  */
 export function AccountButton() {
   const { t } = useT();
@@ -38,6 +39,7 @@ export function AccountButton() {
         radius="xl"
         h={44}
         px={4}
+        visibleFrom="sm"
         title={t('account.signed-in-as', { name: user.name })}
         leftSection={
           <Avatar

@@ -15,6 +15,7 @@ import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
+import { NotificationBell } from './notification-bell.tsx';
 import { Logo } from './site-header.tsx';
 
 /** Admin layout: sidebar with only the screens this staff member may open, and a top bar. */
@@ -40,6 +41,7 @@ export function AdminFrame({ user, children }: { user: StaffUser; children: Reac
           <Group gap={6} wrap="nowrap">
             <LanguageSwitch />
             <ColorModeSwitch />
+            <NotificationBell />
             <AccountButton />
           </Group>
         </Group>

@@ -8,6 +8,7 @@ import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
+import { NotificationBell } from './notification-bell.tsx';
 
 export function Logo() {
   const { t } = useT();
@@ -72,6 +73,7 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
           </Button>
           <LanguageSwitch />
           <ColorModeSwitch />
+          <NotificationBell />
           <AccountButton />
         </div>
       </div>

@@ -16,6 +16,7 @@ import * as m0013 from './0013_ad_words.ts';
 import * as m0014 from './0014_search_long_prefixes.ts';
 import * as m0015 from './0015_ad_pending_changes.ts';
 import * as m0016 from './0016_search_terms.ts';
+import * as m0017 from './0017_notifications_list.ts';
 import type { Migration } from './helpers.ts';
 
 export const migrations: Migration[] = [
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ];

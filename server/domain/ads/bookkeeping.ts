@@ -1,6 +1,6 @@
 // What every change of an ad writes beside it, in the same transaction (server/db/transaction.ts):
-// its status history, the owner's notifications, the denormalised counters' jobs, and the
-// announcement to the page cache once committed.
+// its status history, the denormalised counters' jobs, and the announcement to the page cache once
+// committed. The owner's notifications are server/domain/notifications.ts.
 import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { afterCommitOf } from '../../db/transaction.ts';
@@ -44,14 +44,6 @@ export async function recordStatus(
       reason: change.reason ?? null,
       created_at: change.now,
     })
-    .execute();
-}
-
-export async function notify(trx: DB, userId: string | null, type: string, data: Record<string, unknown>) {
-  if (!userId) return;
-  await trx
-    .insertInto('notifications')
-    .values({ user_id: userId, type, data: JSON.stringify(data) })
     .execute();
 }
 

@@ -7,7 +7,8 @@ import { toIso, toJson } from '../../db/values.ts';
 import { recordRevision } from '../audit.ts';
 import { listCategoryAttributes } from '../catalog.ts';
 import { Invalid, NotFound } from '../errors.ts';
-import { announceAdChanges, notify } from './bookkeeping.ts';
+import { notify } from '../notifications.ts';
+import { announceAdChanges } from './bookkeeping.ts';
 import { type AdInput, dropPendingChange, writeAdValues } from './placing.ts';
 import type { Actor } from './rules.ts';
 

@@ -6,7 +6,8 @@ import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
-import { announceAdChanges, countersChanged, notify, recordStatus } from './bookkeeping.ts';
+import { notify } from '../notifications.ts';
+import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { dropPendingChange } from './placing.ts';
 import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { codeOf, waitForSms } from '../../support/sms-outbox.ts';
 import { waitForMail } from '../../support/smtp-capture.ts';
@@ -103,26 +103,21 @@ function keepRoomInAdminAllowance() {
 }
 
 /**
- * The demo super admin places a Toyota ad by posting the ad form as a browser without JavaScript
- * does (other specs use the member account's free allowance), in a context of its own. Returns the
- * ad's id and the status it was placed with (pending until approved).
+ * Posts the Toyota ad form in `context` (signed in) as a browser without JavaScript does, with
+ * photos of plain colours uploaded as the form's uploader does. Returns the ad's id and the status
+ * it was placed with (pending until approved).
  */
-export async function placeAdAsAdmin(
-  browser: Browser,
+async function postToyotaAd(
+  context: BrowserContext,
   baseURL: string | undefined,
-  options: { title: string; whatsapp?: boolean; approve?: boolean; photos?: number },
-): Promise<{ id: number; status: string; path: string }> {
-  keepRoomInAdminAllowance();
-  const admin = await browser.newContext({ baseURL });
+  options: { title: string; whatsapp?: boolean; photos?: number },
+): Promise<{ id: number; status: string }> {
   const headers = { origin: baseURL as string };
-  const post = (url: string, form: Record<string, string> | FormData) =>
-    admin.request.post(url, { form, headers, maxRedirects: 0 });
-  expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
-  const cities = (await (await admin.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
+  const cities = (await (await context.request.get('/api/cities')).json()) as { data: { id: number; slug: string }[] };
   // Photos of plain colours, uploaded as the form's uploader does (with the anti-forgery token
   // its pages' cookie carries).
-  if (options.photos) await admin.request.get('/api/csrf-cookie');
-  const xsrf = (await admin.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  if (options.photos) await context.request.get('/api/csrf-cookie');
+  const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const photoIds: string[] = [];
   for (let i = 0; i < (options.photos ?? 0); i++) {
     const buffer = await sharp({
@@ -130,7 +125,7 @@ export async function placeAdAsAdmin(
     })
       .jpeg()
       .toBuffer();
-    const uploaded = await admin.request.post('/api/ad-images', {
+    const uploaded = await context.request.post('/api/ad-images', {
       headers: { ...headers, 'x-xsrf-token': decodeURIComponent(xsrf) },
       multipart: { photo: { name: `photo-${i}.jpg`, mimeType: 'image/jpeg', buffer } },
     });
@@ -154,12 +149,33 @@ export async function placeAdAsAdmin(
   })) {
     form.append(key, value);
   }
-  const placed = await post('/en/place-your-ad/motors/cars/toyota', form);
+  const placed = await context.request.post('/en/place-your-ad/motors/cars/toyota', { form, headers, maxRedirects: 0 });
   expect(placed.status()).toBe(302);
   const location = placed.headers().location ?? '';
   const id = Number(/placed=(\d+)/.exec(location)?.[1]);
   // My ads' tab of the new ad: pending under pre-moderation, else the active tab (no status).
-  let status = /status=pending/.test(location) ? 'pending' : 'published';
+  return { id, status: /status=pending/.test(location) ? 'pending' : 'published' };
+}
+
+/**
+ * The demo super admin places a Toyota ad by posting the ad form as a browser without JavaScript
+ * does (other specs use the member account's free allowance), in a context of its own. Returns the
+ * ad's id and the status it was placed with (pending until approved).
+ */
+export async function placeAdAsAdmin(
+  browser: Browser,
+  baseURL: string | undefined,
+  options: { title: string; whatsapp?: boolean; approve?: boolean; photos?: number },
+): Promise<{ id: number; status: string; path: string }> {
+  keepRoomInAdminAllowance();
+  const admin = await browser.newContext({ baseURL });
+  const headers = { origin: baseURL as string };
+  const post = (url: string, form: Record<string, string>) =>
+    admin.request.post(url, { form, headers, maxRedirects: 0 });
+  expect((await post('/en/login', { login: 'admin@souq.test', password: 'password123' })).status()).toBe(302);
+  const placed = await postToyotaAd(admin, baseURL, options);
+  const { id } = placed;
+  let { status } = placed;
   if (options.approve) {
     expect((await post('/en/admin/posts', { intent: `approve:${id}` })).status()).toBeLessThan(400);
     status = 'published';
@@ -170,4 +186,47 @@ export async function placeAdAsAdmin(
   await admin.close();
   const path = card.data ? `/${card.data.taxonomy_slug}/${card.data.category_slug}/${card.data.slug}-${id}` : '';
   return { id, status, path };
+}
+
+/**
+ * A new member, signed in in `context`: registered by posting the form, the email and a phone
+ * number confirmed in the e2e database (what the mailed link and the SMS code do; placing an ad
+ * needs the phone). Returns the email.
+ */
+export async function signUpMember(context: BrowserContext, baseURL: string | undefined, name: string) {
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now().toString(36)}@example.ly`;
+  const headers = { origin: baseURL as string };
+  const password = 'member-passphrase';
+  const post = (url: string, form: Record<string, string>) =>
+    context.request.post(url, { form, headers, maxRedirects: 0 });
+  const registered = await post('/en/register', {
+    name,
+    login: email,
+    password,
+    password_confirmation: password,
+    terms: 'on',
+  });
+  expect(registered.status()).toBe(302);
+  const db = new DatabaseSync(path.join(process.env.E2E_DATA_DIR as string, 'souq.db'));
+  try {
+    db.exec('pragma busy_timeout = 5000');
+    const phone = `+21894${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    db.prepare('update users set email_verified = 1, phone_number = ?, phone_number_verified = 1 where email = ?').run(
+      phone,
+      email,
+    );
+  } finally {
+    db.close();
+  }
+  expect((await post('/en/login', { login: email, password })).status()).toBe(302);
+  return email;
+}
+
+/** A member places a Toyota ad (pending review) by posting the ad form in `context`. */
+export async function placeAdAsMember(
+  context: BrowserContext,
+  baseURL: string | undefined,
+  options: { title: string },
+): Promise<{ id: number; status: string }> {
+  return postToyotaAd(context, baseURL, options);
 }
