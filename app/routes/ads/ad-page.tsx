@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Avatar,
-  Button,
-  Card,
-  Grid,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Grid, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
@@ -23,6 +10,7 @@ import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
+import { MemberAvatar } from '~/components/member-avatar.tsx';
 import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -306,13 +294,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             {ad.seller ? (
               <Card withBorder radius="lg">
                 <Group>
-                  <Avatar
-                    src={ad.seller.image ?? undefined}
-                    alt=""
-                    name={ad.seller.name}
-                    color="brand"
-                    variant="filled"
-                  />
+                  <MemberAvatar name={ad.seller.name} src={ad.seller.image} />
                   <div>
                     <Anchor component={Link} to={to(`/users/${ad.seller.id}`)} fw={600}>
                       <bdi>{ad.seller.name}</bdi>
