@@ -1,6 +1,7 @@
-import { Alert, Anchor, Button, Card, Grid, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
-import { data, Form, Link, redirect } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
@@ -17,7 +18,6 @@ import { formAction } from '~/lib/form-actions.server.ts';
 import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { REPORT_REASONS } from '~/lib/report-reasons.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
@@ -38,6 +38,8 @@ import {
 } from '../../../server/domain/ads/view.ts';
 import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
+
+const ReportForm = lazy(() => import('~/components/ads/report-form.tsx'));
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
@@ -367,21 +369,11 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       {t('report.title')}
                     </Text>
                   </summary>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="report" />
-                    <Stack gap="xs" mt="xs">
-                      <NativeSelect
-                        name="reason"
-                        label={t('report.reason')}
-                        data={REPORT_REASONS.map((r) => ({ value: r, label: t(`report.reasons.${r}`) }))}
-                        required
-                      />
-                      <Textarea name="note" label={t('report.note')} maxLength={1000} autosize minRows={2} dir="auto" />
-                      <Button type="submit" variant="default" radius="xl">
-                        {t('report.submit')}
-                      </Button>
-                    </Stack>
-                  </Form>
+                  {/* Loads after the page (Mantine's inputs stay out of its first load); the server renders
+                      it, so the form works before and without the script. */}
+                  <Suspense fallback={null}>
+                    <ReportForm />
+                  </Suspense>
                 </details>
               ) : (
                 <Anchor component={Link} to={loginHref} size="sm" c="dimmed">
