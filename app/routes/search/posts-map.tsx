@@ -8,13 +8,11 @@ import {
   Button,
   Group,
   Image,
-  NativeSelect,
   Paper,
   SimpleGrid,
   Skeleton,
   Stack,
   Text,
-  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
@@ -31,6 +29,7 @@ import {
   useTileUrl,
 } from '~/components/map/leaflet-map.tsx';
 import mapClasses from '~/components/map/map.module.css';
+import { PlainSelect, PlainTextInput } from '~/components/plain-input.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -194,11 +193,10 @@ function Filters({ data: loaderData }: { data: LoaderData }) {
       className={classes.filters}
       onSubmit={submit}
     >
-      <TextInput
+      <PlainTextInput
         className={classes.q}
         name="q"
         type="search"
-        size="sm"
         radius="xl"
         aria-label={t('filters.q')}
         placeholder={t('filters.q-placeholder')}
@@ -206,19 +204,17 @@ function Filters({ data: loaderData }: { data: LoaderData }) {
         key={`q:${query.q ?? ''}`}
         enterKeyHint="search"
       />
-      <NativeSelect
+      <PlainSelect
         name="scope"
-        size="sm"
         radius="xl"
         aria-label={t('filters.scope')}
         data={scopes}
         defaultValue={scope}
         key={`scope:${scope}`}
       />
-      <NativeSelect
+      <PlainSelect
         className={classes.city}
         name="city"
-        size="sm"
         radius="xl"
         aria-label={t('filters.city')}
         data={[
