@@ -3,19 +3,7 @@
 // after every move, and a marker opens the ad's card. Where the map looks (`view=lat,lng,zoom`) is
 // written into the address with history.replaceState, not as a navigation: moving the map runs no
 // loader and never scrolls the page, and Back from an ad returns to the same place.
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Image,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Image, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icons-react';
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
@@ -542,12 +530,7 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
                   {t('here-some')}
                 </Text>
               ) : null}
-              <SimpleGrid
-                cols={{ base: 1, sm: 2 }}
-                spacing="xs"
-                component="ul"
-                style={{ listStyle: 'none', padding: 0, margin: 0 }}
-              >
+              <ul className={classes.previewCards}>
                 {preview.cards.map((card, i) =>
                   card ? (
                     <li key={card.id}>
@@ -566,7 +549,7 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
                     </li>
                   ),
                 )}
-              </SimpleGrid>
+              </ul>
             </Stack>
           )}
           <Text size="xs" c="dimmed" mt={6}>
