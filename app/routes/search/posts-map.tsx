@@ -3,7 +3,7 @@
 // after every move, and a marker opens the ad's card. Where the map looks (`view=lat,lng,zoom`) is
 // written into the address with history.replaceState, not as a navigation: moving the map runs no
 // loader and never scrolls the page, and Back from an ad returns to the same place.
-import { ActionIcon, Button, Group, Image, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icons-react';
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
@@ -269,7 +269,7 @@ function MapAdCard({ ad }: { ad: AdCardData }) {
     <Link to={to(adPath(ad))} className={classes.card}>
       <span className={classes.photo}>
         {ad.photo ? (
-          <Image src={ad.photo.thumb} alt="" w={112} h={84} fit="cover" />
+          <img src={ad.photo.thumb} alt="" className={classes.thumb} />
         ) : (
           <IconPhoto size={28} aria-hidden color="var(--mantine-color-dimmed)" />
         )}
@@ -297,7 +297,7 @@ function MapAdCardSkeleton() {
   const { t } = useT('map');
   return (
     <div className={classes.card} aria-busy="true" data-testid="card-skeleton">
-      <VisuallyHidden>{t('loading')}</VisuallyHidden>
+      <span className="visually-hidden">{t('loading')}</span>
       <Skeleton className={classes.photo} aria-hidden />
       <Stack gap={6} pt={2} aria-hidden>
         <Skeleton h={12} w="40%" radius="sm" />
