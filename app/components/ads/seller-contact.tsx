@@ -1,13 +1,15 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconBrandWhatsapp, IconMail, IconPhone } from '@tabler/icons-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Form, Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
+import { lazyComponent } from '~/lib/lazy-component.tsx';
 import { translateError } from '~/lib/validation/error-words.ts';
 import classes from './seller-contact.module.css';
 
-const MessageSellerFields = lazy(() => import('./message-seller-fields.tsx'));
+/** The message form's field and button, loaded after the page; the ad page's loader preloads it on the server. */
+export const MessageSellerFields = lazyComponent(() => import('./message-seller-fields.tsx'));
 
 // How a buyer reaches the seller on the ad page (docs/product/ads.md, "Contact options"): calls and
 // WhatsApp through the reveal rule, and a message relayed by email. The same actions appear in the

@@ -1,12 +1,17 @@
 import { Alert, Anchor, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
-import { ContactActions, ContactBar, MessageSellerForm } from '~/components/ads/seller-contact.tsx';
+import {
+  ContactActions,
+  ContactBar,
+  MessageSellerFields,
+  MessageSellerForm,
+} from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
@@ -16,6 +21,7 @@ import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { dates, numberFormat } from '~/lib/intl.ts';
+import { lazyComponent } from '~/lib/lazy-component.tsx';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
@@ -39,7 +45,7 @@ import {
 import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
 
-const ReportForm = lazy(() => import('~/components/ads/report-form.tsx'));
+const ReportForm = lazyComponent(() => import('~/components/ads/report-form.tsx'));
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
@@ -57,7 +63,12 @@ async function load(request: Request, context: Route.LoaderArgs['context'], para
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { ad, user, owner, staff, slug } = await load(request, context, params);
+  // The forms that load after the page are rendered in place on the server (app/lib/lazy-component.tsx).
+  const [{ ad, user, owner, staff, slug }] = await Promise.all([
+    load(request, context, params),
+    ReportForm.preload(),
+    MessageSellerFields.preload(),
+  ]);
   const locale = localeOf(request);
   const t = tFor(request);
   const canonical = localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale);
