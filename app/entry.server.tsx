@@ -46,6 +46,10 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
+        // Every Suspense boundary in place: React outlines large ones past its first chunk (a hidden
+        // copy a script moves into place), which would leave them hidden without JavaScript (the ad
+        // page's forms, app/lib/lazy-component.tsx). We send one body anyway (below).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         // The whole page, then one answer: our pages have no deferred parts to stream, and one body
         // costs the compression and the page cache one pass instead of one per chunk.
         onAllReady() {

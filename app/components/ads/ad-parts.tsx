@@ -1,4 +1,4 @@
-import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { IconClock, IconMapPin, IconPhoto } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -158,19 +158,13 @@ export function AdCards({
   eager?: number;
 }) {
   return (
-    <SimpleGrid
-      cols={{ base: 2, sm: 3, md: 4 }}
-      spacing="sm"
-      component="ul"
-      aria-label={label}
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
+    <ul className={classes.cards} aria-label={label}>
       {ads.map((ad, i) => (
         <li key={ad.id}>
           <AdCard ad={ad} now={now} first={i < eager} />
         </li>
       ))}
-    </SimpleGrid>
+    </ul>
   );
 }
 

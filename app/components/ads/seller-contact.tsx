@@ -1,12 +1,15 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { Alert, Button, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconBrandWhatsapp, IconMail, IconPhone } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { Form, Link, useNavigation } from 'react-router';
+import { type ReactNode, Suspense } from 'react';
+import { Form, Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
-import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '~/lib/seller-message.ts';
+import { lazyComponent } from '~/lib/lazy-component.tsx';
 import { translateError } from '~/lib/validation/error-words.ts';
 import classes from './seller-contact.module.css';
+
+/** The message form's field and button, loaded after the page; the ad page's loader preloads it on the server. */
+export const MessageSellerFields = lazyComponent(() => import('./message-seller-fields.tsx'));
 
 // How a buyer reaches the seller on the ad page (docs/product/ads.md, "Contact options"): calls and
 // WhatsApp through the reveal rule, and a message relayed by email. The same actions appear in the
@@ -190,7 +193,6 @@ export function ContactBar(props: ContactProps) {
  */
 export function MessageSellerForm({ result, sent }: { result: SubmissionResult<string[]> | undefined; sent: boolean }) {
   const { t } = useT('ads');
-  const navigation = useNavigation();
   // The server validates with the form's schema (app/lib/validation/ads.ts) and answers its verdict;
   // its words show next to the field, so the page loads neither Zod nor Conform.
   const code = sent ? undefined : result?.error?.message?.[0];
@@ -206,34 +208,11 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
           {t('page.message-sent')}
         </Alert>
       ) : (
-        <Form method="post" id="message-seller-form" noValidate>
-          <input type="hidden" name="intent" value="message" />
-          <Stack gap="xs">
-            <Textarea
-              name="message"
-              label={t('page.message-label')}
-              description={t('page.message-hint')}
-              defaultValue={typeof typed === 'string' ? typed : undefined}
-              required
-              minLength={SELLER_MESSAGE_MIN}
-              maxLength={SELLER_MESSAGE_MAX}
-              autosize
-              minRows={3}
-              maxRows={8}
-              dir="auto"
-              error={error}
-            />
-            <Button
-              type="submit"
-              radius="xl"
-              size="md"
-              leftSection={<IconMail aria-hidden size={20} />}
-              loading={navigation.state === 'submitting' && navigation.formData?.get('intent') === 'message'}
-            >
-              {t('page.message-send')}
-            </Button>
-          </Stack>
-        </Form>
+        // The field and its button load after the page (Mantine's inputs stay out of its first load);
+        // the server renders them, so the form works before and without the script.
+        <Suspense fallback={null}>
+          <MessageSellerFields typed={typeof typed === 'string' ? typed : undefined} error={error} />
+        </Suspense>
       )}
     </section>
   );

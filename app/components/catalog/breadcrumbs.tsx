@@ -1,7 +1,8 @@
-import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
+import classes from './catalog.module.css';
 
 export interface Crumb {
   label: string;
@@ -14,23 +15,25 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
   const { t } = useT();
   return (
     <nav aria-label={t('breadcrumbs')}>
-      <MantineBreadcrumbs
-        separator={<IconChevronRight size={14} className="mirror-rtl" aria-hidden />}
-        separatorMargin={6}
-        style={{ flexWrap: 'wrap', rowGap: 4 }}
-      >
-        {items.map((c, i) =>
+      <div className={classes.crumbs}>
+        {items.map((c, i) => [
+          i > 0 ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a separator has nothing else to key by
+            <div key={`separator-${i}`} className={classes.separator}>
+              <IconChevronRight size={14} className="mirror-rtl" aria-hidden />
+            </div>
+          ) : null,
           c.href && i < items.length - 1 ? (
-            <Anchor key={c.href} component={Link} to={c.href} size="sm" lh="2rem">
+            <Anchor key={c.href} component={Link} to={c.href} size="sm" lh="2rem" className={classes.crumb}>
               {c.label}
             </Anchor>
           ) : (
-            <Text key={c.label} size="sm" lh="2rem" c="dimmed" aria-current="page" dir="auto">
+            <Text key={c.label} size="sm" lh="2rem" c="dimmed" aria-current="page" dir="auto" className={classes.crumb}>
               {c.label}
             </Text>
           ),
-        )}
-      </MantineBreadcrumbs>
+        ])}
+      </div>
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Card, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { CategoryIcon } from '~/lib/category-icons.tsx';
@@ -19,13 +19,7 @@ export interface Tile {
 export function TileGrid({ tiles, label }: { tiles: Tile[]; label: string }) {
   const { name } = useLocale();
   return (
-    <SimpleGrid
-      cols={{ base: 2, xs: 3, sm: 4 }}
-      spacing={{ base: 'xs', sm: 'md' }}
-      component="ul"
-      className={classes.grid}
-      aria-label={label}
-    >
+    <ul className={classes.grid} aria-label={label}>
       {tiles.map((tile) => (
         <li key={tile.slug}>
           <Card component={Link} to={tile.href} withBorder radius="lg" padding="md" className={classes.tile}>
@@ -45,7 +39,7 @@ export function TileGrid({ tiles, label }: { tiles: Tile[]; label: string }) {
           </Card>
         </li>
       ))}
-    </SimpleGrid>
+    </ul>
   );
 }
 

@@ -1,8 +1,9 @@
-import { ActionIcon, Avatar, Button, Group, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Text } from '@mantine/core';
 import { IconLogin2, IconLogout } from '@tabler/icons-react';
 import { Form, Link, useRouteLoaderData } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { MemberAvatar } from '../member-avatar.tsx';
 
 /**
  * Header: the log-in button for visitors; for members, their photo (or initials) and name linking
@@ -41,17 +42,7 @@ export function AccountButton() {
         px={4}
         visibleFrom="sm"
         title={t('account.signed-in-as', { name: user.name })}
-        leftSection={
-          <Avatar
-            src={user.image ?? undefined}
-            alt=""
-            name={user.name}
-            color="brand"
-            variant="filled"
-            size={36}
-            aria-hidden
-          />
-        }
+        leftSection={<MemberAvatar name={user.name} src={user.image} size={36} />}
         styles={{ section: { marginInlineEnd: 0 }, label: { gap: 8 } }}
       >
         <span className="visually-hidden">{t('account.settings')}</span>

@@ -1,35 +1,29 @@
-import {
-  Alert,
-  Anchor,
-  Avatar,
-  Button,
-  Card,
-  Grid,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
-import { data, Form, Link, redirect } from 'react-router';
+import { Suspense } from 'react';
+import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
-import { ContactActions, ContactBar, MessageSellerForm } from '~/components/ads/seller-contact.tsx';
+import {
+  ContactActions,
+  ContactBar,
+  MessageSellerFields,
+  MessageSellerForm,
+} from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
+import { MemberAvatar } from '~/components/member-avatar.tsx';
 import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { dates, numberFormat } from '~/lib/intl.ts';
+import { lazyComponent } from '~/lib/lazy-component.tsx';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { REPORT_REASONS } from '~/lib/report-reasons.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
@@ -51,6 +45,8 @@ import {
 import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
 
+const ReportForm = lazyComponent(() => import('~/components/ads/report-form.tsx'));
+
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
 // WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone; or writes
@@ -67,7 +63,12 @@ async function load(request: Request, context: Route.LoaderArgs['context'], para
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { ad, user, owner, staff, slug } = await load(request, context, params);
+  // The forms that load after the page are rendered in place on the server (app/lib/lazy-component.tsx).
+  const [{ ad, user, owner, staff, slug }] = await Promise.all([
+    load(request, context, params),
+    ReportForm.preload(),
+    MessageSellerFields.preload(),
+  ]);
   const locale = localeOf(request);
   const t = tFor(request);
   const canonical = localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale);
@@ -306,13 +307,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             {ad.seller ? (
               <Card withBorder radius="lg">
                 <Group>
-                  <Avatar
-                    src={ad.seller.image ?? undefined}
-                    alt=""
-                    name={ad.seller.name}
-                    color="brand"
-                    variant="filled"
-                  />
+                  <MemberAvatar name={ad.seller.name} src={ad.seller.image} />
                   <div>
                     <Anchor component={Link} to={to(`/users/${ad.seller.id}`)} fw={600}>
                       <bdi>{ad.seller.name}</bdi>
@@ -385,21 +380,11 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                       {t('report.title')}
                     </Text>
                   </summary>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="report" />
-                    <Stack gap="xs" mt="xs">
-                      <NativeSelect
-                        name="reason"
-                        label={t('report.reason')}
-                        data={REPORT_REASONS.map((r) => ({ value: r, label: t(`report.reasons.${r}`) }))}
-                        required
-                      />
-                      <Textarea name="note" label={t('report.note')} maxLength={1000} autosize minRows={2} dir="auto" />
-                      <Button type="submit" variant="default" radius="xl">
-                        {t('report.submit')}
-                      </Button>
-                    </Stack>
-                  </Form>
+                  {/* Loads after the page (Mantine's inputs stay out of its first load); the server renders
+                      it, so the form works before and without the script. */}
+                  <Suspense fallback={null}>
+                    <ReportForm />
+                  </Suspense>
                 </details>
               ) : (
                 <Anchor component={Link} to={loginHref} size="sm" c="dimmed">

@@ -3,21 +3,7 @@
 // after every move, and a marker opens the ad's card. Where the map looks (`view=lat,lng,zoom`) is
 // written into the address with history.replaceState, not as a navigation: moving the map runs no
 // loader and never scrolls the page, and Back from an ad returns to the same place.
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Image,
-  NativeSelect,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconList, IconMapPin, IconPhoto, IconSearch, IconX } from '@tabler/icons-react';
 import type { LayerGroup, Map as LeafletMap } from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
@@ -31,6 +17,7 @@ import {
   useTileUrl,
 } from '~/components/map/leaflet-map.tsx';
 import mapClasses from '~/components/map/map.module.css';
+import { PlainSelect, PlainTextInput } from '~/components/plain-input.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -194,11 +181,10 @@ function Filters({ data: loaderData }: { data: LoaderData }) {
       className={classes.filters}
       onSubmit={submit}
     >
-      <TextInput
+      <PlainTextInput
         className={classes.q}
         name="q"
         type="search"
-        size="sm"
         radius="xl"
         aria-label={t('filters.q')}
         placeholder={t('filters.q-placeholder')}
@@ -206,19 +192,17 @@ function Filters({ data: loaderData }: { data: LoaderData }) {
         key={`q:${query.q ?? ''}`}
         enterKeyHint="search"
       />
-      <NativeSelect
+      <PlainSelect
         name="scope"
-        size="sm"
         radius="xl"
         aria-label={t('filters.scope')}
         data={scopes}
         defaultValue={scope}
         key={`scope:${scope}`}
       />
-      <NativeSelect
+      <PlainSelect
         className={classes.city}
         name="city"
-        size="sm"
         radius="xl"
         aria-label={t('filters.city')}
         data={[
@@ -285,7 +269,7 @@ function MapAdCard({ ad }: { ad: AdCardData }) {
     <Link to={to(adPath(ad))} className={classes.card}>
       <span className={classes.photo}>
         {ad.photo ? (
-          <Image src={ad.photo.thumb} alt="" w={112} h={84} fit="cover" />
+          <img src={ad.photo.thumb} alt="" className={classes.thumb} />
         ) : (
           <IconPhoto size={28} aria-hidden color="var(--mantine-color-dimmed)" />
         )}
@@ -313,7 +297,7 @@ function MapAdCardSkeleton() {
   const { t } = useT('map');
   return (
     <div className={classes.card} aria-busy="true" data-testid="card-skeleton">
-      <VisuallyHidden>{t('loading')}</VisuallyHidden>
+      <span className="visually-hidden">{t('loading')}</span>
       <Skeleton className={classes.photo} aria-hidden />
       <Stack gap={6} pt={2} aria-hidden>
         <Skeleton h={12} w="40%" radius="sm" />
@@ -546,12 +530,7 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
                   {t('here-some')}
                 </Text>
               ) : null}
-              <SimpleGrid
-                cols={{ base: 1, sm: 2 }}
-                spacing="xs"
-                component="ul"
-                style={{ listStyle: 'none', padding: 0, margin: 0 }}
-              >
+              <ul className={classes.previewCards}>
                 {preview.cards.map((card, i) =>
                   card ? (
                     <li key={card.id}>
@@ -570,7 +549,7 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
                     </li>
                   ),
                 )}
-              </SimpleGrid>
+              </ul>
             </Stack>
           )}
           <Text size="xs" c="dimmed" mt={6}>
