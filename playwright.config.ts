@@ -65,6 +65,9 @@ export default defineConfig({
         APP_URL: `http://127.0.0.1:${port}`,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // One proxy hop is trusted, so a journey can sign up members from addresses of their own
+        // (tests/e2e/support/helpers.ts, signUpMember); a browser's requests carry no such header.
+        TRUST_PROXY: '1',
         OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
         OIDC_CLIENT_ID: 'souq-e2e',
         OIDC_CLIENT_SECRET: 'souq-e2e-secret',

@@ -6,12 +6,13 @@ import { measurePages, type PageFigures, pagesOf, shortfalls, TARGETS, table } f
 import { placeAdAsAdmin } from './support/helpers.ts';
 
 /**
- * The levels held here. Accessibility, best practices, SEO, layout shift and page weight: the
- * targets. The figures that follow the machine's CPU (performance score, LCP, TBT) at what the
- * shared 2-core machines gave with a load average of 20 (docs/performance.md, "Pages on a phone"),
- * far short of the targets; LIGHTHOUSE_TARGETS=1 holds every page to the targets themselves.
+ * The levels held here: the targets, except Largest Contentful Paint, held at 2.2 s. Measured on
+ * 2026-11-26 in this suite (docs/performance.md, "Pages on a phone") the pages' medians were
+ * 1.66–1.96 s: within 2.0 s, but close enough that one simulated round trip more (150 ms, which a
+ * busy machine's trace can add) would fail a run. LIGHTHOUSE_TARGETS=1 holds every page to the
+ * targets themselves.
  */
-const LEVELS = process.env.LIGHTHOUSE_TARGETS === '1' ? TARGETS : { ...TARGETS, performance: 40, lcp: 5000, tbt: 3500 };
+const LEVELS = process.env.LIGHTHOUSE_TARGETS === '1' ? TARGETS : { ...TARGETS, lcp: 2200 };
 
 /**
  * The e2e server serves no map tiles (playwright.config.ts): the map's requests for them answer with
