@@ -56,12 +56,6 @@ function usedNames(): Map<string, string> {
   return used;
 }
 
-function sourcesOfMjs(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourcesOfMjs(path.join(dir, e.name)) : e.name.endsWith('.mjs') ? [path.join(dir, e.name)] : [],
-  );
-}
-
 /** The module of @mantine/core that defines each exported name (from its index). */
 function definitions(): Map<string, string> {
   const index = read(path.join(esm, 'index.mjs'));

@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import type { ReactNode } from 'react';
 // The site's translator (app/i18n/translator.ts, ADR 0016) and the sentence-with-links component
 // (app/i18n/trans.tsx): what the catalogues use, as i18next did it for them.
 import { renderToString } from 'react-dom/server';
@@ -8,6 +8,9 @@ import en from '~/i18n/bundle-en.ts';
 import { i18nFor } from '~/i18n/resources.server.ts';
 import { Trans } from '~/i18n/trans.tsx';
 import { createTranslator } from '~/i18n/translator.ts';
+
+/** A link as the site's: Trans fills it with the catalogue's words. */
+const Link = ({ href, children }: { href: string; children?: ReactNode }) => <a href={href}>{children}</a>;
 
 const forms = (word: string) => ({
   [`${word}_zero`]: 'zero {{count}}',
@@ -149,10 +152,8 @@ describe('Trans', () => {
   }).fixed('common');
 
   it('puts each marked part into its element', () => {
-    // The links are empty here on purpose: Trans fills them with the catalogue's words.
-    const link = (href: string) => createElement('a', { href });
     const html = renderToString(
-      <Trans t={t} i18nKey="terms" components={{ terms: link('/terms'), privacy: link('/privacy') }} />,
+      <Trans t={t} i18nKey="terms" components={{ terms: <Link href="/terms" />, privacy: <Link href="/privacy" /> }} />,
     );
     expect(html).toBe('I accept the <a href="/terms">terms</a> and the <a href="/privacy">policy</a>.');
   });
@@ -173,8 +174,8 @@ describe('Trans', () => {
           t={i18nFor(locale).fixed('auth')}
           i18nKey="register.terms"
           components={{
-            terms: createElement('a', { href: '/terms' }),
-            privacy: createElement('a', { href: '/privacy' }),
+            terms: <Link href="/terms" />,
+            privacy: <Link href="/privacy" />,
           }}
         />,
       );
