@@ -56,6 +56,7 @@ describe('Arabic pages', () => {
     expect(html).toMatch(
       /نُشر في \d{1,2} (يناير|فبراير|مارس|أبريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر) \d{4}/,
     );
-    expect(html).not.toMatch(/\d\/\d{1,2}\/\d{4}/);
+    // A numeric date (26/11/2026), not the year and month of a photo's path (/2026/11/5868ab…).
+    expect(html).not.toMatch(/(?<![\d/])\d{1,2}\/\d{1,2}\/\d{4}(?!\w)/);
   });
 });
