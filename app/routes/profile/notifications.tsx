@@ -7,7 +7,7 @@ import {
   IconClockHour4,
   IconHourglassEmpty,
 } from '@tabler/icons-react';
-import { data, Form, Link, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router';
+import { data, Form, Link, useNavigation, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router';
 import { z } from 'zod';
 import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -241,9 +241,12 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
   const root = useRouteLoaderData('root') as { unread: number | null } | undefined;
   const unread = root?.unread ?? 0;
   const revalidator = useRevalidator();
-  // A notification arrives, or some are read in another tab: show the list as it is now.
+  const navigation = useNavigation();
+  // A notification arrives, or some are read in another tab: show the list as it is now. Not while
+  // this tab submits or navigates: its own loaders bring the list, and a revalidation sent meanwhile
+  // would read (and clear) the action's flash message before them (docs/product/site.md, "Feedback").
   const refresh = () => {
-    if (revalidator.state === 'idle') void revalidator.revalidate();
+    if (revalidator.state === 'idle' && navigation.state === 'idle') void revalidator.revalidate();
   };
   useUserEvent(NOTIFICATION_CREATED, refresh);
   useUserEvent(NOTIFICATION_READ, refresh);
