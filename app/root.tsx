@@ -76,9 +76,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       unread: member?.unread ?? null,
       realtime: member?.realtime ?? null,
       errorTitles: {
-        notFound: tFor(request)('errors:page-not-found'),
-        forbidden: tFor(request)('errors:forbidden'),
-        other: tFor(request)('errors:internal-server-error'),
+        notFound: tFor(request)('common:error-page.page-not-found'),
+        forbidden: tFor(request)('common:error-page.forbidden'),
+        other: tFor(request)('common:error-page.internal-server-error'),
       },
     },
     { headers },

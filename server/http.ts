@@ -136,7 +136,7 @@ export function createApp(
     } catch {
       const t = i18nFor(localeOfPath(req.path)).t;
       if (req.path.startsWith('/api/')) return void res.status(400).json({ message: t('errors:bad-request') });
-      res.status(400).type('text/plain').send(t('errors:bad-request-description'));
+      res.status(400).type('text/plain').send(t('common:error-page.bad-request-description'));
     }
   });
 
@@ -333,7 +333,7 @@ export function createApp(
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const t = i18nFor(localeOfPath(req.path)).t;
-      return void res.status(status).type('text/plain').send(t('errors:bad-request-description'));
+      return void res.status(status).type('text/plain').send(t('common:error-page.bad-request-description'));
     }
     logger.error({ err, url: req.originalUrl }, 'unhandled error');
     res.status(500).type('text/plain').send('Internal Server Error');

@@ -23,7 +23,9 @@ const wording = (status: number): [string, string] =>
  * description, a way home.
  */
 export function ErrorPage({ error }: { error: unknown }) {
-  const { t } = useT('errors');
+  // The error page's words are in every page's catalogue (`common`), so it shows even when nothing
+  // more can be loaded (offline, or the server down).
+  const { t } = useT();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
   const status = isRouteErrorResponse(error) ? error.status : 500;
@@ -35,12 +37,12 @@ export function ErrorPage({ error }: { error: unknown }) {
         <Text fz={72} fw={800} c="brand" lh={1} aria-hidden>
           {status}
         </Text>
-        <Title order={1}>{t(title)}</Title>
+        <Title order={1}>{t(`error-page.${title}`)}</Title>
         <Text c="dimmed" maw={460}>
-          {t(description)}
+          {t(`error-page.${description}`)}
         </Text>
         <Button component={Link} to={localizePath('/', locale)} size="md" reloadDocument={status >= 500}>
-          {t('go-home')}
+          {t('error-page.go-home')}
         </Button>
       </Stack>
     </Container>

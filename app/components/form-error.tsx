@@ -2,10 +2,11 @@
 // pages that only show one (an ad, search) load neither Conform nor Zod for it.
 import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 
 /** The words of an error code (`code` or `code:count`), e.g. `repost-cooldown:3`, `too-many:5`. */
 export function useFormErrorText() {
+  useAreaCatalogues('errors');
   const { t } = useT();
   return (code: string) => {
     const [key, arg] = code.split(':');
@@ -20,8 +21,12 @@ export function useFormErrorText() {
  * namespace (e.g. `invalid-credential`), with an optional count (`allowance-exceeded:5`).
  */
 export function FormError({ code }: { code: unknown }) {
+  return typeof code === 'string' && code ? <FormErrorAlert code={code} /> : null;
+}
+
+/** The alert itself: only a page with an error to show waits for the `errors` catalogue. */
+function FormErrorAlert({ code }: { code: string }) {
   const text = useFormErrorText();
-  if (typeof code !== 'string' || !code) return null;
   return (
     <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
       {text(code)}

@@ -5,14 +5,14 @@ import type { ReactNode } from 'react';
 import { Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { useT } from '~/i18n/use-t.ts';
-import { translateError } from '~/lib/validation/rules.ts';
+import { useErrorWords } from '~/lib/validation/use-error-words.ts';
 
 /** The translated first error of a field, or undefined. */
 export function useFieldError() {
-  const { t } = useT();
+  const words = useErrorWords();
   return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
     const code = field.errors?.[0];
-    return code ? translateError(t, code, field.name) : undefined;
+    return code ? words(code, field.name) : undefined;
   };
 }
 

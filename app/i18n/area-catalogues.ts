@@ -8,9 +8,12 @@
 import { type AreaNamespace, areaNamespaces } from './config.ts';
 import type { Catalogue, Translator } from './translator.ts';
 
-const files = import.meta.glob<Catalogue>('./locales/*/{auth,profile,admin,contact,notifications}.json', {
-  import: 'default',
-});
+const files = import.meta.glob<Catalogue>(
+  './locales/*/{auth,profile,admin,contact,notifications,placing,errors,validation}.json',
+  {
+    import: 'default',
+  },
+);
 
 const areas: ReadonlySet<string> = new Set(areaNamespaces);
 export const isAreaNamespace = (ns: string): ns is AreaNamespace => areas.has(ns);

@@ -3,7 +3,7 @@
 // pages (./area-catalogues.ts).
 import type { Catalogue } from './translator.ts';
 
-const files = import.meta.glob<Catalogue>('./locales/en/{common,home,catalog,ads,errors,validation,search,map}.json', {
+const files = import.meta.glob<Catalogue>('./locales/en/{common,home,catalog,ads,search,map}.json', {
   eager: true,
   import: 'default',
 });

@@ -22,6 +22,7 @@ export const namespaces = [
   'search',
   'map',
   'notifications',
+  'placing',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 
@@ -32,8 +33,17 @@ export type Namespace = (typeof namespaces)[number];
  * when a component asks for them (./area-catalogues.ts); `mail` never reaches the browser.
  * tests/unit/i18n-areas.test.tsx checks the split and that every use of an area's keys waits for them.
  */
-export const pageNamespaces = ['common', 'home', 'catalog', 'ads', 'errors', 'validation', 'search', 'map'] as const;
-export const areaNamespaces = ['auth', 'profile', 'admin', 'contact', 'notifications'] as const;
+export const pageNamespaces = ['common', 'home', 'catalog', 'ads', 'search', 'map'] as const;
+export const areaNamespaces = [
+  'auth',
+  'profile',
+  'admin',
+  'contact',
+  'notifications',
+  'placing',
+  'errors',
+  'validation',
+] as const;
 export type AreaNamespace = (typeof areaNamespaces)[number];
 
 export const LOCALE_COOKIE = 'locale';

@@ -12,18 +12,18 @@ const FLASH_SECONDS = 60;
 
 /** Every message a flash can carry: its code and the catalogue key of its words. */
 export const FLASH_MESSAGES = {
-  'ad-sold': 'ads:mine.done.mark-sold',
-  'ad-deleted': 'ads:mine.done.delete',
-  'change-withdrawn': 'ads:mine.done.withdraw-change',
+  'ad-sold': 'placing:mine.done.mark-sold',
+  'ad-deleted': 'placing:mine.done.delete',
+  'change-withdrawn': 'placing:mine.done.withdraw-change',
   'signed-out': 'auth:flash.signed-out',
   'phone-verified': 'auth:phone.done',
   // The edit and repost pages, back on the own-ad page.
-  edited: 'ads:mine.done.edited',
-  'edited-review': 'ads:mine.done.edited-review',
-  'edited-change': 'ads:mine.done.edited-change',
-  unchanged: 'ads:mine.done.unchanged',
-  renewed: 'ads:mine.done.renewed',
-  bumped: 'ads:mine.done.bumped',
+  edited: 'placing:mine.done.edited',
+  'edited-review': 'placing:mine.done.edited-review',
+  'edited-change': 'placing:mine.done.edited-change',
+  unchanged: 'placing:mine.done.unchanged',
+  renewed: 'placing:mine.done.renewed',
+  bumped: 'placing:mine.done.bumped',
   // The sections of the profile settings.
   'saved-profile': 'profile:saved.profile',
   'saved-avatar': 'profile:saved.avatar',

@@ -40,6 +40,9 @@ export const refuseUnreadableBody: MiddlewareFunction<Response> = ({ request, co
   if (!status) return;
   // The text is what a route without a page (sign-out) answers; pages render the error page.
   const t = tFor(request);
-  const text = status === 413 ? t('errors:request-too-large-description') : t('errors:bad-request-description');
+  const text =
+    status === 413
+      ? t('common:error-page.request-too-large-description')
+      : t('common:error-page.bad-request-description');
   throw new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 };

@@ -12,7 +12,7 @@ import { i18nFor } from '../../app/i18n/resources.server.ts';
 import type { TFunction } from '../../app/i18n/translator.ts';
 import { UPLOAD_FRAMING_BYTES } from '../../app/lib/body-limit.ts';
 import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
-import { translateError } from '../../app/lib/validation/rules.ts';
+import { translateError } from '../../app/lib/validation/error-words.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import { deleteAdImage, MAX_AD_PHOTO_BYTES, uploadAdImage } from '../domain/ad-images.ts';

@@ -7,7 +7,9 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import arCommon from '../../app/i18n/locales/ar/common.json' with { type: 'json' };
 import arErrors from '../../app/i18n/locales/ar/errors.json' with { type: 'json' };
+import enCommon from '../../app/i18n/locales/en/common.json' with { type: 'json' };
 import enErrors from '../../app/i18n/locales/en/errors.json' with { type: 'json' };
 import { FORM_BODY_LIMIT } from '../../app/lib/body-limit.ts';
 import routes from '../../app/routes.ts';
@@ -399,9 +401,10 @@ describe.each(dialects)('on %s', (dialect) => {
       });
       const html = await res.text();
       const errors = pattern.startsWith('/en') ? enErrors : arErrors;
+      const page = (pattern.startsWith('/en') ? enCommon : arCommon)['error-page'];
       const [status, text] = pattern.endsWith('/profile')
         ? [422, errors['image-too-large']]
-        : [413, pattern.endsWith('/logout') ? errors['request-too-large-description'] : errors['request-too-large']];
+        : [413, pattern.endsWith('/logout') ? page['request-too-large-description'] : page['request-too-large']];
       if (res.status !== status || !html.includes(text)) failures.push(`${url}: ${res.status}`);
     }
     expect(failures).toEqual([]);
@@ -418,7 +421,7 @@ describe.each(dialects)('on %s', (dialect) => {
       const answer = (await res.json().catch(() => ({}))) as { message?: string };
       // The photo upload takes multipart only; every other route reads JSON under the API's limit.
       if (path.startsWith('/api/ad-images')) continue;
-      if (res.status !== 413 || answer.message !== enErrors['request-too-large-description']) {
+      if (res.status !== 413 || answer.message !== enCommon['error-page']['request-too-large-description']) {
         failures.push(`${path}: ${res.status} ${answer.message}`);
       }
     }
@@ -429,12 +432,12 @@ describe.each(dialects)('on %s', (dialect) => {
     const before = residentBytes(server.pid);
     const chunked = await streamPost(`${base}/en/contact`, 200 * 1024 * 1024);
     expect(chunked.status).toBe(413);
-    expect(chunked.body).toContain(enErrors['request-too-large']);
+    expect(chunked.body).toContain(enCommon['error-page']['request-too-large']);
     // Answered long before the end: at most the drain limit was read.
     expect(chunked.sent).toBeLessThan(20 * 1024 * 1024);
     const declared = await streamPost(`${base}/contact`, 200 * 1024 * 1024, true);
     expect(declared.status).toBe(413);
-    expect(declared.body).toContain(arErrors['request-too-large']);
+    expect(declared.body).toContain(arCommon['error-page']['request-too-large']);
     expect(declared.sent).toBeLessThan(20 * 1024 * 1024);
     expect(residentBytes(server.pid) - before).toBeLessThan(40 * 1024 * 1024);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import ar from '~/i18n/bundle-ar.ts';
 import en from '~/i18n/bundle-en.ts';
 import { locales } from '~/i18n/config.ts';
+import { i18nFor } from '~/i18n/resources.server.ts';
 import { createTranslator } from '~/i18n/translator.ts';
 import { dates, numberFormat, relativeTimeFormat } from '~/lib/intl.ts';
 
@@ -54,7 +55,7 @@ describe('formatters write Western digits in both languages', () => {
   it('catalogue counts ({{count, number}}) in Arabic', () => {
     const t = createTranslator('ar', ar).t;
     expect(t('catalog:categories-count', { count: 1234 })).toBe('1,234 فئة');
-    expect(t('validation:min', { field: 'x', count: 15 })).toBe('يجب ألا يقل حقل x عن 15 حرفًا');
+    expect(i18nFor('ar').t('validation:min', { field: 'x', count: 15 })).toBe('يجب ألا يقل حقل x عن 15 حرفًا');
     const tEn = createTranslator('en', en).t;
     expect(tEn('catalog:categories-count', { count: 1234 })).toBe('1,234 categories');
   });

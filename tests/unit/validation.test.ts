@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import ar from '~/i18n/bundle-ar.ts';
-import en from '~/i18n/bundle-en.ts';
-import { createTranslator } from '~/i18n/translator.ts';
+import { i18nFor } from '~/i18n/resources.server.ts';
 import { contactSchema } from '~/lib/validation/contact.ts';
+import { translateError } from '~/lib/validation/error-words.ts';
 import {
   confirmed,
   field,
@@ -12,11 +11,11 @@ import {
   localPhoneToE164,
   requiredField,
   rules,
-  translateError,
 } from '~/lib/validation/rules.ts';
 
-const tar = createTranslator('ar', ar).t;
-const ten = createTranslator('en', en).t;
+// Every catalogue, as the server has them (the browser loads `validation` and `errors` with a form).
+const tar = i18nFor('ar').t;
+const ten = i18nFor('en').t;
 
 /** The error code of one value through one field schema, or the value it produced. */
 const run = (schema: z.ZodType, value: unknown) => {

@@ -10,7 +10,7 @@ import type { AdStatus } from '../../../server/db/schema.ts';
 /** The translated first error of a moderation field (`admin:errors.<field>.<code>`), or undefined. */
 export function useModerationError() {
   const { t } = useT();
-  useAreaCatalogues('admin');
+  useAreaCatalogues('admin', 'validation');
   return (field: Pick<FieldMetadata<unknown>, 'errors' | 'name'>) => {
     const code = field.errors?.[0];
     if (!code) return undefined;

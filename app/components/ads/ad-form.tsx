@@ -21,11 +21,11 @@ import { IconPhone } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Form, Link, useLocation } from 'react-router';
 import { FormError, SubmitButton, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { type AdFormValues, adFormSchema, CURRENCIES, PRICE_TYPES, PRICED } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
-import { type Pin, PinPicker } from '../map/leaflet-map.tsx';
+import { type Pin, PinPicker } from '../map/pin-picker.tsx';
 import { AdPreview, type AdPreviewInput } from './ad-preview.tsx';
 import { type DraftPhoto, PhotoUploader, usePhotoUploads } from './photo-uploader.tsx';
 
@@ -80,6 +80,7 @@ export function AdForm({
   const lastResult = reply?.result;
   const formError = reply?.formError;
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { locale, name, to } = useLocale();
   const { pathname } = useLocation();
   const fieldError = useFieldError();
@@ -215,20 +216,20 @@ export function AdForm({
   const status = data.edit?.status;
   const reviewNote = !status
     ? data.moderation === 'pre'
-      ? 'form.review-note'
+      ? 'placing:form.review-note'
       : null
     : status === 'rejected'
-      ? 'form.review-note-resubmit'
+      ? 'placing:form.review-note-resubmit'
       : status === 'published' && data.moderation === 'pre'
-        ? 'form.review-note-edit'
+        ? 'placing:form.review-note-edit'
         : null;
   const submitLabel = status
     ? status === 'rejected'
-      ? t('form.submit-resubmit')
-      : t('form.submit-edit')
+      ? t('placing:form.submit-resubmit')
+      : t('placing:form.submit-edit')
     : data.moderation === 'pre'
-      ? t('form.submit-review')
-      : t('form.submit');
+      ? t('placing:form.submit-review')
+      : t('placing:form.submit');
 
   const verifyPhone = `${to('/account/phone-verification')}?${new URLSearchParams({ redirect: pathname })}`;
   // Ticked as the server sent the form back, else as the ad has them; a new ad offers calls.
@@ -262,16 +263,24 @@ export function AdForm({
       <Stack gap="lg">
         {data.edit ? null : (
           <Text size="sm" c={full ? 'red' : 'dimmed'}>
-            {t('form.allowance', { count: data.allowance.limit - data.allowance.used, limit: data.allowance.limit })}
+            {t('placing:form.allowance', {
+              count: data.allowance.limit - data.allowance.used,
+              limit: data.allowance.limit,
+            })}
           </Text>
         )}
         <FormError code={formError} />
         {data.phone ? null : (
-          <Alert color="yellow" icon={<IconPhone aria-hidden />} role="status" title={t('form.needs-phone-title')}>
+          <Alert
+            color="yellow"
+            icon={<IconPhone aria-hidden />}
+            role="status"
+            title={t('placing:form.needs-phone-title')}
+          >
             <Stack gap={6} align="flex-start">
-              <Text size="sm">{t('form.needs-phone')}</Text>
+              <Text size="sm">{t('placing:form.needs-phone')}</Text>
               <Anchor component={Link} to={verifyPhone} fw={600} underline="always" py={10}>
-                {t('form.add-phone')}
+                {t('placing:form.add-phone')}
               </Anchor>
             </Stack>
           </Alert>
@@ -289,13 +298,13 @@ export function AdForm({
           </Alert>
         ) : null}
 
-        <Fieldset legend={t('form.about')} radius="md">
+        <Fieldset legend={t('placing:form.about')} radius="md">
           <Stack gap="sm">
             <TextInput
               {...getInputProps(fields.title, { type: 'text' })}
               key={fields.title.key}
-              label={t('form.title')}
-              description={t('form.title-hint')}
+              label={t('placing:form.title')}
+              description={t('placing:form.title-hint')}
               maxLength={150}
               dir="auto"
               error={fieldError(fields.title)}
@@ -304,8 +313,8 @@ export function AdForm({
             <Textarea
               {...getTextareaProps(fields.description)}
               key={fields.description.key}
-              label={t('form.description')}
-              description={t('form.description-hint')}
+              label={t('placing:form.description')}
+              description={t('placing:form.description-hint')}
               autosize
               minRows={5}
               maxLength={5000}
@@ -319,16 +328,16 @@ export function AdForm({
         <PhotoUploader
           uploads={photos}
           error={fieldError(fields.photos)}
-          blocked={photosBlocked ? t(`photos.${photosBlocked}`) : undefined}
+          blocked={photosBlocked ? t(`placing:photos.${photosBlocked}`) : undefined}
         />
 
-        <Fieldset legend={t('form.price')} radius="md">
+        <Fieldset legend={t('placing:form.price')} radius="md">
           <Stack gap="sm">
             <Radio.Group
               name="price_type"
               value={priceType}
               onChange={setPriceType}
-              label={t('form.price-type')}
+              label={t('placing:form.price-type')}
               error={fieldError(fields.price_type)}
             >
               <Group gap="md" mt={4}>
@@ -342,7 +351,7 @@ export function AdForm({
                 <TextInput
                   {...getInputProps(fields.price, { type: 'text' })}
                   key={fields.price.key}
-                  label={t('form.amount')}
+                  label={t('placing:form.amount')}
                   inputMode="numeric"
                   dir="ltr"
                   error={fieldError(fields.price)}
@@ -350,7 +359,7 @@ export function AdForm({
                 />
                 <NativeSelect
                   name="currency"
-                  label={t('form.currency')}
+                  label={t('placing:form.currency')}
                   defaultValue={initial?.currency ?? 'LYD'}
                   data={CURRENCIES.map((c) => ({ value: c, label: t(`currencies.${c}`) }))}
                 />
@@ -362,7 +371,7 @@ export function AdForm({
         </Fieldset>
 
         {data.attributes.length ? (
-          <Fieldset legend={t('form.details')} radius="md">
+          <Fieldset legend={t('placing:form.details')} radius="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               {data.attributes.map((a) => {
                 const field = attrs[a.key];
@@ -379,7 +388,7 @@ export function AdForm({
                         {...common}
                         defaultValue={text}
                         data={[
-                          { value: '', label: t('form.choose') },
+                          { value: '', label: t('placing:form.choose') },
                           ...a.options.map((o) => ({ value: o.value, label: optionLabel(o) })),
                         ]}
                       />
@@ -434,15 +443,15 @@ export function AdForm({
           </Fieldset>
         ) : null}
 
-        <Fieldset legend={t('form.place')} radius="md">
+        <Fieldset legend={t('placing:form.place')} radius="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <NativeSelect
               name="city"
-              label={t('form.city')}
+              label={t('placing:form.city')}
               value={cityId}
               onChange={(e) => setCityId(e.currentTarget.value)}
               data={[
-                { value: '', label: t('form.choose') },
+                { value: '', label: t('placing:form.choose') },
                 ...data.cities.map((c) => ({ value: String(c.id), label: name(c) })),
               ]}
               error={fieldError(fields.city)}
@@ -450,11 +459,11 @@ export function AdForm({
             />
             <NativeSelect
               name="area"
-              label={t('form.area')}
+              label={t('placing:form.area')}
               defaultValue={initial?.area}
               disabled={areas.length === 0}
               data={[
-                { value: '', label: areas.length ? t('form.choose') : t('form.no-areas') },
+                { value: '', label: areas.length ? t('placing:form.choose') : t('placing:form.no-areas') },
                 ...areas.map((a) => ({ value: String(a.id), label: name(a) })),
               ]}
               error={fieldError(fields.area)}
@@ -462,39 +471,39 @@ export function AdForm({
           </SimpleGrid>
           <Stack gap={4} mt="sm">
             <Text size="sm" fw={500}>
-              {t('form.map')}
+              {t('placing:form.map')}
             </Text>
             <Text size="xs" c="dimmed">
-              {t('form.map-hint')}
+              {t('placing:form.map-hint')}
             </Text>
             <PinPicker value={pin} onChange={setPin} />
             {fieldError(fields.lat) || fieldError(fields.lng) ? (
               <Text size="sm" c="red">
-                {t('form.map-outside')}
+                {t('placing:form.map-outside')}
               </Text>
             ) : null}
           </Stack>
         </Fieldset>
 
-        <Fieldset legend={t('form.contact')} radius="md">
+        <Fieldset legend={t('placing:form.contact')} radius="md">
           <Stack gap="sm">
             {data.phone ? (
               <Text size="sm" c="dimmed">
-                {t('form.contact-hint-before')} <bdi dir="ltr">{data.phone}</bdi>
-                {t('form.contact-hint-after')}
+                {t('placing:form.contact-hint-before')} <bdi dir="ltr">{data.phone}</bdi>
+                {t('placing:form.contact-hint-after')}
               </Text>
             ) : (
               <Text size="sm" c="dimmed">
-                {t('form.contact-needs-phone')}{' '}
+                {t('placing:form.contact-needs-phone')}{' '}
                 <Anchor component={Link} to={verifyPhone} size="sm" underline="always">
-                  {t('form.add-phone')}
+                  {t('placing:form.add-phone')}
                 </Anchor>
               </Text>
             )}
             <Checkbox
               name="contact_phone"
               value="on"
-              label={t('form.contact-phone')}
+              label={t('placing:form.contact-phone')}
               disabled={!data.phone}
               defaultChecked={contactChecked('contact_phone')}
               error={fieldError(fields.contact_phone)}
@@ -503,7 +512,7 @@ export function AdForm({
             <Checkbox
               name="contact_whatsapp"
               value="on"
-              label={t('form.contact-whatsapp')}
+              label={t('placing:form.contact-whatsapp')}
               disabled={!data.phone}
               defaultChecked={contactChecked('contact_whatsapp')}
               error={fieldError(fields.contact_whatsapp)}
@@ -526,7 +535,7 @@ export function AdForm({
                 if (el) setPreview({ form: new FormData(el), photos: photos.uploaded.map((p) => p.thumb) });
               }}
             >
-              {t('preview.open')}
+              {t('placing:preview.open')}
             </Button>
           ) : null}
         </Group>

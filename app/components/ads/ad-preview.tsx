@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Image, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { normaliseNumber, PRICED, type PriceType } from '~/lib/validation/ads.ts';
 import type { Attribute, City } from '../../../server/domain/catalog.ts';
@@ -33,6 +33,7 @@ export function AdPreview({
   onSubmit: () => void;
 }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { locale, name } = useLocale();
   const price = usePrice();
   const form = input?.form;
@@ -51,7 +52,7 @@ export function AdPreview({
       if (raw.length === 0) return null;
       const shown =
         a.type === 'boolean'
-          ? t('preview.yes')
+          ? t('placing:preview.yes')
           : raw.map((v) => {
               const option = a.options.find((o) => o.value === v);
               return option ? (locale === 'ar' ? option.ar : option.en) : v;
@@ -68,32 +69,39 @@ export function AdPreview({
     <Modal
       opened={input !== null}
       onClose={onClose}
-      title={t('preview.title')}
+      title={t('placing:preview.title')}
       size="lg"
       radius="lg"
-      closeButtonProps={{ 'aria-label': t('preview.close') }}
+      closeButtonProps={{ 'aria-label': t('placing:preview.close') }}
     >
       <Stack gap="md">
         <Alert color="gray" variant="light">
-          {t('preview.note')}
+          {t('placing:preview.note')}
         </Alert>
         {input?.photos.length ? (
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs">
             {input.photos.map((src, i) => (
-              <Image key={src} src={src} alt={t('preview.photo', { n: i + 1 })} radius="md" h={110} fit="cover" />
+              <Image
+                key={src}
+                src={src}
+                alt={t('placing:preview.photo', { n: i + 1 })}
+                radius="md"
+                h={110}
+                fit="cover"
+              />
             ))}
           </SimpleGrid>
         ) : (
           <Text c="dimmed" size="sm">
-            {t('preview.no-photos')}
+            {t('placing:preview.no-photos')}
           </Text>
         )}
         <Title order={2} size="h3" dir="auto">
-          {text('title') || t('preview.no-title')}
+          {text('title') || t('placing:preview.no-title')}
         </Title>
         <Text fw={700} c="brand" size="lg">
           {PRICED.includes(priceType) && !Number.isFinite(amount)
-            ? t('preview.no-price')
+            ? t('placing:preview.no-price')
             : price({
                 price: PRICED.includes(priceType) ? amount : null,
                 currency: text('currency') || 'LYD',
@@ -121,11 +129,11 @@ export function AdPreview({
           </Table>
         ) : null}
         <Text dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
-          {text('description') || t('preview.no-description')}
+          {text('description') || t('placing:preview.no-description')}
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" radius="xl" onClick={onClose}>
-            {t('preview.back')}
+            {t('placing:preview.back')}
           </Button>
           <Button radius="xl" onClick={onSubmit}>
             {submitLabel}

@@ -2,7 +2,7 @@ import { Anchor, NavLink, Skeleton, Stack, VisuallyHidden } from '@mantine/core'
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
 export interface PickerCategory {
@@ -46,9 +46,10 @@ export function CategoryPicker({ base, categories }: { base: string; categories:
 /** The next level's rows while they load: as many as the category has children, at most four. */
 function PickerSkeleton({ count }: { count: number }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   return (
     <Stack gap={2} py={4} aria-busy="true" data-testid="picker-skeleton">
-      <VisuallyHidden>{t('place.loading-categories')}</VisuallyHidden>
+      <VisuallyHidden>{t('placing:place.loading-categories')}</VisuallyHidden>
       {Array.from({ length: Math.min(4, Math.max(1, count)) }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have nothing else
         <Skeleton key={i} h={44} radius="sm" aria-hidden />

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 
 /**
  * "Mark this ad as sold?" / "Delete this ad?" (docs/product/site.md, "Feedback"): a focus-trapped
@@ -16,23 +16,24 @@ export default function ConfirmMoveDialog({
   onConfirm: () => void;
 }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   return (
     <Modal
       opened
       onClose={onCancel}
-      title={t(`mine.confirm.${intent}-title`)}
+      title={t(`placing:mine.confirm.${intent}-title`)}
       centered
       radius="lg"
-      closeButtonProps={{ 'aria-label': t('mine.confirm.cancel'), size: 44 }}
+      closeButtonProps={{ 'aria-label': t('placing:mine.confirm.cancel'), size: 44 }}
     >
       <Stack gap="md">
-        <Text size="sm">{t(`mine.confirm.${intent}-body`)}</Text>
+        <Text size="sm">{t(`placing:mine.confirm.${intent}-body`)}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" radius="xl" mih={44} onClick={onCancel}>
-            {t('mine.confirm.cancel')}
+            {t('placing:mine.confirm.cancel')}
           </Button>
           <Button color={intent === 'delete' ? 'red' : 'brand'} radius="xl" mih={44} onClick={onConfirm}>
-            {t(`mine.confirm.${intent}`)}
+            {t(`placing:mine.confirm.${intent}`)}
           </Button>
         </Group>
       </Stack>

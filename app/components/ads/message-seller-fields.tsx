@@ -3,6 +3,7 @@ import { IconMail } from '@tabler/icons-react';
 import { Form, useNavigation } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '~/lib/seller-message.ts';
+import { useErrorWords } from '~/lib/validation/use-error-words.ts';
 
 /**
  * The "Message the seller" form's field and button (seller-contact.tsx's `MessageSellerForm`), in a
@@ -10,10 +11,11 @@ import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '~/lib/seller-message.ts'
  */
 export default function MessageSellerFields({
   typed,
-  error,
+  code,
 }: {
   typed: string | undefined;
-  error: string | undefined;
+  /** The server's verdict on the message, an error code (app/lib/validation/rules.ts). */
+  code: string | undefined;
 }) {
   const { t } = useT('ads');
   const navigation = useNavigation();
@@ -33,7 +35,7 @@ export default function MessageSellerFields({
           minRows={3}
           maxRows={8}
           dir="auto"
-          error={error}
+          error={code ? <ErrorWords code={code} /> : undefined}
         />
         <Button
           type="submit"
@@ -47,4 +49,9 @@ export default function MessageSellerFields({
       </Stack>
     </Form>
   );
+}
+
+/** An error code in words: waits for the error catalogues, which only a page showing one loads. */
+function ErrorWords({ code }: { code: string }) {
+  return useErrorWords()(code, 'message');
 }

@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Form, Link, useSubmit } from 'react-router';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { dates } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 
@@ -40,6 +40,7 @@ export function OwnerAdActions({
   inList?: boolean;
 }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to, locale } = useLocale();
   const base = to(`/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`);
   const size = 'sm';
@@ -89,7 +90,7 @@ export function OwnerAdActions({
           mih={44}
           fullWidth={stacked}
         >
-          {t('mine.edit')}
+          {t('placing:mine.edit')}
         </Button>
       ) : null}
       {ad.status !== 'published' && ad.status !== 'expired' ? null : !ad.repost || ad.repost.possible ? (
@@ -107,15 +108,17 @@ export function OwnerAdActions({
       ) : (
         <Text size="sm" c="dimmed" data-testid="repost-later" style={{ alignSelf: 'center' }}>
           {ad.repost.from
-            ? t('mine.repost-from', {
+            ? t('placing:mine.repost-from', {
                 date: dates(locale).date(ad.repost.from),
               })
-            : t('mine.renew-needs-room')}
+            : t('placing:mine.renew-needs-room')}
         </Text>
       )}
-      {ad.status === 'published' && ad.pending_change ? post('withdraw-change', t('mine.withdraw-change')) : null}
+      {ad.status === 'published' && ad.pending_change
+        ? post('withdraw-change', t('placing:mine.withdraw-change'))
+        : null}
       {ad.status === 'published' ? post('mark-sold', t('page.mark-sold')) : null}
-      {ad.status !== 'deleted' ? post('delete', t('mine.delete'), true) : null}
+      {ad.status !== 'deleted' ? post('delete', t('placing:mine.delete'), true) : null}
       {asking ? (
         <Suspense fallback={null}>
           <ConfirmMoveDialog intent={asking} onCancel={() => setAsking(null)} onConfirm={confirmed} />

@@ -30,7 +30,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { apiErrorText, apiSend, NetworkError } from '~/lib/api-client.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -141,6 +141,7 @@ const nextKey = () => `photo-${++sequence}`;
  */
 export function usePhotoUploads() {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { locale } = useLocale();
   const [items, setItems] = useState<PhotoItem[]>([]);
   // The current list for the queue's async steps (state updates are not seen by their closures).
@@ -161,7 +162,7 @@ export function usePhotoUploads() {
     [update],
   );
   const position = (key: string) => itemsRef.current.findIndex((i) => i.key === key) + 1;
-  const label = (item: PhotoItem) => item.name || t('photos.alt', { n: position(item.key) });
+  const label = (item: PhotoItem) => item.name || t('placing:photos.alt', { n: position(item.key) });
 
   const upload = async (key: string, file: File) => {
     const controller = new AbortController();
@@ -199,16 +200,16 @@ export function usePhotoUploads() {
           preview: undefined,
           error: undefined,
         });
-        setAnnouncement(t('photos.announce-uploaded', { name: label(item) }));
+        setAnnouncement(t('placing:photos.announce-uploaded', { name: label(item) }));
         return;
       }
-      const message = apiErrorText(res.body, 'photo') ?? t('photos.failed');
+      const message = apiErrorText(res.body, 'photo') ?? t('placing:photos.failed');
       fail(key, message);
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       // NetworkError: no answer at all (offline, connection cut); anything else is a bug here.
       if (!(error instanceof NetworkError)) console.error(error);
-      fail(key, t('photos.failed'));
+      fail(key, t('placing:photos.failed'));
     } finally {
       controllers.current.delete(key);
     }
@@ -218,7 +219,7 @@ export function usePhotoUploads() {
     const item = itemsRef.current.find((i) => i.key === key);
     if (!item || !alive.current) return;
     patch(key, { status: 'error', error: message, progress: 0 });
-    setAnnouncement(t('photos.announce-failed', { name: label(item), message }));
+    setAnnouncement(t('placing:photos.announce-failed', { name: label(item), message }));
   };
 
   const pump = () => {
@@ -272,7 +273,7 @@ export function usePhotoUploads() {
     if (item.id !== undefined) {
       void apiSend('DELETE', `/api/ad-images/${item.id}`, { locale }).catch(() => undefined);
     }
-    setAnnouncement(t('photos.announce-removed', { name: label(item) }));
+    setAnnouncement(t('placing:photos.announce-removed', { name: label(item) }));
   };
 
   /** Moves a photo to `index` (0-based) in the list. */
@@ -286,7 +287,7 @@ export function usePhotoUploads() {
       next.splice(to, 0, item);
       return next;
     });
-    setAnnouncement(t('photos.announce-moved', { n: to + 1 }));
+    setAnnouncement(t('placing:photos.announce-moved', { n: to + 1 }));
   };
 
   /**
@@ -297,7 +298,7 @@ export function usePhotoUploads() {
   const lost = (key: string) => {
     const item = itemsRef.current.find((i) => i.key === key);
     if (!item) return;
-    if (item.status === 'done') return patch(key, { status: 'missing', error: t('photos.missing') });
+    if (item.status === 'done') return patch(key, { status: 'missing', error: t('placing:photos.missing') });
     if (item.preview && !item.thumb) {
       URL.revokeObjectURL(item.preview);
       patch(key, { preview: undefined });
@@ -393,6 +394,7 @@ export function PhotoUploader({
   blocked?: string;
 }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { locale } = useLocale();
   const inputRef = useRef<HTMLInputElement>(null);
   // The list (a <ul>; SimpleGrid types its ref as a div).
@@ -472,18 +474,18 @@ export function PhotoUploader({
   const statusText = (item: PhotoItem) => {
     switch (item.status) {
       case 'queued':
-        return t('photos.waiting');
+        return t('placing:photos.waiting');
       case 'preparing':
-        return t('photos.preparing');
+        return t('placing:photos.preparing');
       case 'uploading':
-        return t('photos.uploading', { percent: percent.format(item.progress) });
+        return t('placing:photos.uploading', { percent: percent.format(item.progress) });
       default:
         return '';
     }
   };
 
   return (
-    <Fieldset id="ad-photos" legend={t('photos.legend')} radius="md">
+    <Fieldset id="ad-photos" legend={t('placing:photos.legend')} radius="md">
       {/* Files dropped anywhere on the photos (not only on the zone) are taken, not opened by the browser. */}
       <Stack
         gap="sm"
@@ -494,11 +496,11 @@ export function PhotoUploader({
         onDrop={onZoneDrop}
       >
         <Text size="sm" c="dimmed" id="ad-photos-hint">
-          {t('photos.hint', { max: MAX_PHOTOS })}
+          {t('placing:photos.hint', { max: MAX_PHOTOS })}
         </Text>
         <noscript>
           <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />}>
-            {t('photos.noscript')}
+            {t('placing:photos.noscript')}
           </Alert>
         </noscript>
         <Box
@@ -521,13 +523,13 @@ export function PhotoUploader({
               size="md"
               radius="xl"
             >
-              {t('photos.add')}
+              {t('placing:photos.add')}
             </Button>
             <Text size="sm" c="dimmed">
-              {full ? t('photos.full') : t('photos.drop')}
+              {full ? t('placing:photos.full') : t('placing:photos.drop')}
             </Text>
             <Text size="xs" c="dimmed" id="ad-photos-types">
-              {t('photos.types')}
+              {t('placing:photos.types')}
             </Text>
           </Stack>
           <input
@@ -549,7 +551,7 @@ export function PhotoUploader({
 
         {uploads.notice > 0 ? (
           <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-            {t('photos.too-many', { count: uploads.notice, max: MAX_PHOTOS })}
+            {t('placing:photos.too-many', { count: uploads.notice, max: MAX_PHOTOS })}
           </Alert>
         ) : null}
         {blocked || error ? (
@@ -564,7 +566,7 @@ export function PhotoUploader({
             component="ul"
             cols={{ base: 2, xs: 3, md: 4 }}
             spacing="sm"
-            aria-label={t('photos.list')}
+            aria-label={t('placing:photos.list')}
             style={{ listStyle: 'none', padding: 0, margin: 0 }}
           >
             {items.map((item, index) => {
@@ -608,7 +610,7 @@ export function PhotoUploader({
                       {src && item.status !== 'missing' ? (
                         <img
                           src={src}
-                          alt={t('photos.alt', { n })}
+                          alt={t('placing:photos.alt', { n })}
                           draggable={false}
                           onError={() => uploads.lost(item.key)}
                           style={{ display: 'block', width: '100%', height: '100%', objectFit: 'cover' }}
@@ -617,14 +619,14 @@ export function PhotoUploader({
                         <Box
                           style={{ display: 'grid', placeItems: 'center', height: '100%' }}
                           role="img"
-                          aria-label={t('photos.alt', { n })}
+                          aria-label={t('placing:photos.alt', { n })}
                         >
                           <IconPhoto size={32} stroke={1.5} aria-hidden />
                         </Box>
                       )}
                       {item.key === coverKey ? (
                         <Badge pos="absolute" top={6} style={{ insetInlineStart: 6 }} radius="sm">
-                          {t('photos.cover')}
+                          {t('placing:photos.cover')}
                         </Badge>
                       ) : null}
                     </Box>
@@ -636,7 +638,7 @@ export function PhotoUploader({
                           </Text>
                           <Progress
                             value={Math.round(item.progress * 100)}
-                            aria-label={t('photos.progress', { n })}
+                            aria-label={t('placing:photos.progress', { n })}
                             size="sm"
                             animated={item.status !== 'uploading'}
                             striped={item.status !== 'uploading'}
@@ -655,9 +657,9 @@ export function PhotoUploader({
                           mih={36}
                           leftSection={<IconRefresh size={16} aria-hidden />}
                           onClick={() => uploads.retry(item.key)}
-                          aria-label={t('photos.retry-label', { n })}
+                          aria-label={t('placing:photos.retry-label', { n })}
                         >
-                          {t('photos.retry')}
+                          {t('placing:photos.retry')}
                         </Button>
                       ) : null}
                       <Group gap={4} justify="space-between" wrap="nowrap" mt="auto">
@@ -667,7 +669,7 @@ export function PhotoUploader({
                             size="xl"
                             data-action="earlier"
                             disabled={index === 0}
-                            aria-label={t('photos.earlier', { n })}
+                            aria-label={t('placing:photos.earlier', { n })}
                             onClick={() => {
                               focusNext.current = { key: item.key, action: 'earlier' };
                               uploads.move(item.key, index - 1);
@@ -680,7 +682,7 @@ export function PhotoUploader({
                             size="xl"
                             data-action="later"
                             disabled={index === items.length - 1}
-                            aria-label={t('photos.later', { n })}
+                            aria-label={t('placing:photos.later', { n })}
                             onClick={() => {
                               focusNext.current = { key: item.key, action: 'later' };
                               uploads.move(item.key, index + 1);
@@ -694,7 +696,7 @@ export function PhotoUploader({
                           color="red"
                           size="xl"
                           data-action="remove"
-                          aria-label={t('photos.remove', { n })}
+                          aria-label={t('placing:photos.remove', { n })}
                           onClick={() => {
                             focusNext.current = 'add';
                             uploads.remove(item.key);
@@ -712,7 +714,7 @@ export function PhotoUploader({
         ) : null}
         {items.length > 0 ? (
           <Text size="sm" c="dimmed">
-            {t('photos.count', { added: items.length, max: MAX_PHOTOS })}
+            {t('placing:photos.count', { added: items.length, max: MAX_PHOTOS })}
           </Text>
         ) : null}
 

@@ -5,7 +5,6 @@ import { type ReactNode, Suspense } from 'react';
 import { Form, Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { lazyComponent } from '~/lib/lazy-component.tsx';
-import { translateError } from '~/lib/validation/error-words.ts';
 import classes from './seller-contact.module.css';
 
 /** The message form's field and button, loaded after the page; the ad page's loader preloads it on the server. */
@@ -197,7 +196,6 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
   // its words show next to the field, so the page loads neither Zod nor Conform.
   const code = sent ? undefined : result?.error?.message?.[0];
   const typed = sent ? undefined : (result?.initialValue as { message?: unknown } | undefined)?.message;
-  const error = code ? translateError(t, code, 'message') : undefined;
   return (
     <section id={MESSAGE_SECTION} aria-labelledby={`${MESSAGE_SECTION}-title`} className={classes.message}>
       <Title order={2} size="h5" mb="xs" id={`${MESSAGE_SECTION}-title`}>
@@ -211,7 +209,7 @@ export function MessageSellerForm({ result, sent }: { result: SubmissionResult<s
         // The field and its button load after the page (Mantine's inputs stay out of its first load);
         // the server renders them, so the form works before and without the script.
         <Suspense fallback={null}>
-          <MessageSellerFields typed={typeof typed === 'string' ? typed : undefined} error={error} />
+          <MessageSellerFields typed={typeof typed === 'string' ? typed : undefined} code={code} />
         </Suspense>
       )}
     </section>

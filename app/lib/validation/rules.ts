@@ -1,11 +1,10 @@
 // Validation rules of docs/product/site.md as Zod helpers shared by browser and server. A field runs its rules
 // in order and reports only the first that fails. Messages are codes ("required", "min:10"),
-// turned into words in the visitor's language by `translateError`.
+// turned into words in the visitor's language by `translateError` (./error-words.ts).
 import { z } from 'zod';
 
 import { latinDigits } from '../digits.ts';
 
-export { translateError } from './error-words.ts';
 export { latinDigits };
 
 /** Empty for `required`: missing, null, false, an empty list, or only white space. */

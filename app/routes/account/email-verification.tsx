@@ -120,7 +120,7 @@ function ResendLink({
 
 export default function EmailVerificationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('auth');
-  useAreaCatalogues('profile');
+  useAreaCatalogues('profile', 'placing');
   const { to } = useLocale();
   const sent = !!actionData && 'sent' in actionData && actionData.sent;
   const formError = actionData && 'formError' in actionData ? actionData.formError : undefined;
@@ -178,7 +178,7 @@ export default function EmailVerificationPage({ loaderData, actionData }: Route.
           </Text>
           <Group justify="center" gap="sm">
             <Button component={Link} to={to('/profile/posts')} radius="xl" mih={44}>
-              {t('ads:mine.title')}
+              {t('placing:mine.title')}
             </Button>
             <Button component={Link} to={to('/profile')} variant="default" radius="xl" mih={44}>
               {t('profile:title')}

@@ -1,11 +1,10 @@
-import { Alert, Anchor, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
-import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import {
   ContactActions,
   ContactBar,
@@ -46,6 +45,7 @@ import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
 
 const ReportForm = lazyComponent(() => import('~/components/ads/report-form.tsx'));
+const OwnerPanel = lazyComponent(() => import('~/components/ads/owner-panel.tsx'));
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
@@ -67,6 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [{ ad, user, owner, staff, slug }] = await Promise.all([
     load(request, context, params),
     ReportForm.preload(),
+    OwnerPanel.preload(),
     MessageSellerFields.preload(),
   ]);
   const locale = localeOf(request);
@@ -242,8 +243,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             : ''}
         </Alert>
       ) : null}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
+      <div className={classes.columns}>
+        <div className={classes.main}>
           <Stack gap="md">
             <AdGallery photos={ad.photos} title={ad.title} />
             <Group justify="space-between" align="flex-start">
@@ -301,8 +302,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               </Text>
             </section>
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
+        </div>
+        <div className={classes.side}>
           <Stack gap="md">
             {ad.seller ? (
               <Card withBorder radius="lg">
@@ -332,32 +333,20 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               />
             ) : null}
             {owner ? (
-              <Card withBorder radius="lg">
-                <Stack gap="xs">
-                  <Text fw={600}>{t('page.yours')}</Text>
-                  {loaderData.pendingChange ? (
-                    <Alert color="yellow" role="status" title={t('mine.change-pending')}>
-                      {t('mine.change-pending-hint')}
-                    </Alert>
-                  ) : null}
-                  {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
-                    <Alert color="yellow" role="status">
-                      {t(ad.contact.message ? 'page.owner-message-only' : 'page.owner-no-contact')}
-                    </Alert>
-                  ) : null}
-                  <OwnerAdActions
-                    ad={{
-                      id: ad.id,
-                      slug: ad.slug,
-                      status: ad.status,
-                      taxonomy_slug: ad.path.taxonomy.slug,
-                      category_slug: ad.path.category.slug,
-                      pending_change: loaderData.pendingChange,
-                    }}
-                    stacked
-                  />
-                </Stack>
-              </Card>
+              // Loads after the page (only the owner sees it); the server renders it in place.
+              <Suspense fallback={null}>
+                <OwnerPanel
+                  ad={{
+                    id: ad.id,
+                    slug: ad.slug,
+                    status: ad.status,
+                    taxonomy_slug: ad.path.taxonomy.slug,
+                    category_slug: ad.path.category.slug,
+                    contact: ad.contact,
+                  }}
+                  pendingChange={loaderData.pendingChange}
+                />
+              </Suspense>
             ) : null}
             <section>
               <Title order={2} size="h4" mb={4}>
@@ -396,8 +385,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
               {t('page.more-in', { category: name(ad.path.category) })}
             </Anchor>
           </Stack>
-        </Grid.Col>
-      </Grid>
+        </div>
+      </div>
       {similar.length ? (
         <section>
           <Title order={2} size="h3" mb="sm">

@@ -4,7 +4,7 @@ import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { CategoryPicker } from '~/components/ads/category-picker.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const locale = localeOf(request);
   const { taxonomy, path, segments } = await place(request, context, params);
-  const meta = { title: t('ads:place.title'), description: t('ads:place.description'), noindex: true };
+  const meta = { title: t('placing:place.title'), description: t('placing:place.description'), noindex: true };
   const crumbs = [taxonomy, ...(path?.trail ?? [])].map((x) => ({ name: localName(locale, x), slug: x.slug }));
   if (!path || !isLeaf(path)) {
     const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
@@ -97,10 +97,11 @@ export const headers = actionHeaders;
 
 export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to } = useLocale();
   const base = to(`/place-your-ad/${loaderData.taxonomy}`);
   const crumbs = [
-    { label: t('place.title'), href: to('/place-your-ad') },
+    { label: t('placing:place.title'), href: to('/place-your-ad') },
     ...loaderData.crumbs.map((c, i) => ({
       label: c.name,
       href: i < loaderData.crumbs.length - 1 ? [base, ...loaderData.segments.slice(0, i)].join('/') : undefined,
@@ -109,10 +110,10 @@ export default function PlaceAdPage({ loaderData, actionData }: Route.ComponentP
   return (
     <Stack gap="lg">
       <Breadcrumbs items={crumbs} />
-      <Title order={1}>{t('place.title')}</Title>
+      <Title order={1}>{t('placing:place.title')}</Title>
       {loaderData.kind === 'pick' ? (
         <>
-          <Text c="dimmed">{t('place.pick-category')}</Text>
+          <Text c="dimmed">{t('placing:place.pick-category')}</Text>
           <CategoryPicker base={[base, ...loaderData.segments].join('/')} categories={loaderData.children} />
         </>
       ) : (

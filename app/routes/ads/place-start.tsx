@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { TileGrid } from '~/components/catalog/category-grid.tsx';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   return {
     taxonomies: await listTaxonomies(db(context)),
-    meta: { title: t('ads:place.title'), description: t('ads:place.description'), noindex: true },
+    meta: { title: t('placing:place.title'), description: t('placing:place.description'), noindex: true },
   };
 }
 
@@ -24,15 +24,16 @@ export const meta: Route.MetaFunction = routeMeta;
 
 export default function PlaceStartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to } = useLocale();
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1}>{t('place.title')}</Title>
-        <Text c="dimmed">{t('place.pick-section')}</Text>
+        <Title order={1}>{t('placing:place.title')}</Title>
+        <Text c="dimmed">{t('placing:place.pick-section')}</Text>
       </div>
       <TileGrid
-        label={t('place.sections')}
+        label={t('placing:place.sections')}
         tiles={loaderData.taxonomies.map((x) => ({ ...x, href: to(`/place-your-ad/${x.slug}`) }))}
       />
     </Stack>

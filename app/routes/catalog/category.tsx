@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
-import { SearchListing } from '~/components/search/listing.tsx';
+import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -26,7 +26,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(localizePath(`/${path.taxonomy.slug}/${path.category.slug}`, locale) + url.search, 301);
   }
   const base = `/${path.taxonomy.slug}/${path.category.slug}`;
-  const listing = await loadListing(request, context, { category: path.category.slug, base });
+  // The filters load after the page and are rendered in place on the server (app/lib/lazy-component.tsx).
+  const [listing] = await Promise.all([
+    loadListing(request, context, { category: path.category.slug, base }),
+    preloadListing(),
+  ]);
   const title = localName(locale, path.category);
   const t = tFor(request);
   const user = await currentUser(request, context);

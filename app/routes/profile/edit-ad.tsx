@@ -4,7 +4,7 @@ import { AdForm, type AdFormData } from '~/components/ads/ad-form.tsx';
 import { StatusBadge } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       phone: await confirmedPhone(db(context), user.id),
       edit: { status: ad.status, values },
     } satisfies AdFormData,
-    meta: { title: tFor(request)('ads:edit.title', { title: ad.title }), noindex: true },
+    meta: { title: tFor(request)('placing:edit.title', { title: ad.title }), noindex: true },
   };
 }
 
@@ -84,22 +84,23 @@ export const headers = actionHeaders;
 
 export default function EditAdPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to } = useLocale();
   const { ad } = loaderData;
   return (
     <Stack gap="lg">
       <Breadcrumbs
         items={[
-          { label: t('mine.title'), href: to('/profile/posts') },
+          { label: t('placing:mine.title'), href: to('/profile/posts') },
           { label: ad.title, href: to(ad.href) },
-          { label: t('edit.crumb') },
+          { label: t('placing:edit.crumb') },
         ]}
       />
       <Stack gap={4}>
-        <Title order={1}>{t('edit.heading')}</Title>
+        <Title order={1}>{t('placing:edit.heading')}</Title>
         <Group gap="xs">
           {/* The category's path; the chevrons point along the reading direction, as in breadcrumbs. */}
-          <Group gap={4} c="dimmed" aria-label={t('edit.category')}>
+          <Group gap={4} c="dimmed" aria-label={t('placing:edit.category')}>
             {loaderData.category.map((name, i) => (
               <Group key={name} gap={4} wrap="nowrap">
                 {i > 0 ? <IconChevronRight size={12} className="mirror-rtl" aria-hidden /> : null}
@@ -111,8 +112,8 @@ export default function EditAdPage({ loaderData, actionData }: Route.ComponentPr
         </Group>
       </Stack>
       {ad.reviewed.length > 0 ? (
-        <Alert color="yellow" title={t('mine.change-pending')}>
-          {t('edit.change-pending-hint')}
+        <Alert color="yellow" title={t('placing:mine.change-pending')}>
+          {t('placing:edit.change-pending-hint')}
         </Alert>
       ) : null}
       <AdForm data={loaderData.form} reply={actionData} />

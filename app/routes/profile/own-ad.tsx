@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { MetaLine, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -24,13 +24,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const ad = await ownAdDetail(db(context), user.id, ownAdId(request, params));
   ensureCanonical(request, params, ad);
-  return { ad, meta: { title: tFor(request)('ads:mine.detail-title', { title: ad.title }), noindex: true } };
+  return { ad, meta: { title: tFor(request)('placing:mine.detail-title', { title: ad.title }), noindex: true } };
 }
 
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();
@@ -41,7 +42,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
   const reveals = ad.views_per_day.reduce((n, v) => n + v.phone_reveals, 0);
   return (
     <Stack gap="lg">
-      <Breadcrumbs items={[{ label: t('mine.title'), href: to('/profile/posts') }, { label: ad.title }]} />
+      <Breadcrumbs items={[{ label: t('placing:mine.title'), href: to('/profile/posts') }, { label: ad.title }]} />
       <Group justify="space-between" align="flex-start">
         <Title order={1} size="h2" dir="auto">
           {ad.title}
@@ -52,23 +53,23 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
         {price(ad)}
       </Text>
       {ad.pending_change ? (
-        <Alert color="yellow" role="status" title={t('mine.change-pending')}>
-          {t('mine.change-pending-hint')}
+        <Alert color="yellow" role="status" title={t('placing:mine.change-pending')}>
+          {t('placing:mine.change-pending-hint')}
         </Alert>
       ) : null}
       {ad.status === 'rejected' && ad.rejection_reason ? (
         <Alert color="red" role="status">
-          {t('page.reason', { reason: reasonLabel(ad.rejection_reason) })} {t('mine.rejected-hint')}
+          {t('page.reason', { reason: reasonLabel(ad.rejection_reason) })} {t('placing:mine.rejected-hint')}
         </Alert>
       ) : null}
       <Anchor component={Link} to={to(`/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`)}>
-        {t('mine.open-page')}
+        {t('placing:mine.open-page')}
       </Anchor>
       <OwnerAdActions ad={ad} />
       <Card withBorder radius="lg">
         <Stack gap="xs">
           <Title order={2} size="h4">
-            {t('mine.views-title')}
+            {t('placing:mine.views-title')}
           </Title>
           <Text size="sm" c="dimmed">
             <MetaLine
@@ -76,12 +77,12 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
                 {
                   key: 'views',
                   icon: <IconEye size={16} aria-hidden />,
-                  text: t('mine.views-total', { count: total }),
+                  text: t('placing:mine.views-total', { count: total }),
                 },
                 {
                   key: 'reveals',
                   icon: <IconPhone size={16} aria-hidden />,
-                  text: t('mine.reveals-total', { count: reveals }),
+                  text: t('placing:mine.reveals-total', { count: reveals }),
                 },
               ]}
             />
@@ -102,13 +103,13 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
               </Tooltip>
             ))}
           </Group>
-          <Table className="visually-hidden" aria-label={t('mine.views-title')}>
+          <Table className="visually-hidden" aria-label={t('placing:mine.views-title')}>
             <Table.Tbody>
               {ad.views_per_day.map((v) => (
                 <Table.Tr key={v.day}>
                   <Table.Th scope="row">{day(v.day)}</Table.Th>
                   <Table.Td>{t('page.views', { count: v.views })}</Table.Td>
-                  <Table.Td>{t('mine.reveals', { count: v.phone_reveals })}</Table.Td>
+                  <Table.Td>{t('placing:mine.reveals', { count: v.phone_reveals })}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -117,7 +118,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
       </Card>
       <Card withBorder radius="lg">
         <Title order={2} size="h4" mb="xs">
-          {t('mine.history')}
+          {t('placing:mine.history')}
         </Title>
         <Table>
           <Table.Tbody>
@@ -128,7 +129,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
                   <MetaLine
                     items={[
                       { key: 'status', text: t(`status.${h.to}`) },
-                      ...(h.by_staff ? [{ key: 'staff', text: t('mine.by-staff') }] : []),
+                      ...(h.by_staff ? [{ key: 'staff', text: t('placing:mine.by-staff') }] : []),
                       ...(h.reason
                         ? [{ key: 'reason', text: t('page.reason', { reason: reasonLabel(h.reason) }) }]
                         : []),

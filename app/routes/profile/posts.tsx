@@ -6,7 +6,7 @@ import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { FormError } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { type FlashCode, redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     placedId === null ? null : findOwnAd(db(context), user.id, placedId),
   ]);
   const placed = placedAd ? { status: placedAd.status, href: adPath(placedAd) } : null;
-  return { tab, counts, ads, placed, meta: { title: t('ads:mine.title'), noindex: true } };
+  return { tab, counts, ads, placed, meta: { title: t('placing:mine.title'), noindex: true } };
 }
 
 const DONE: Record<'mark-sold' | 'delete' | 'withdraw-change', FlashCode> = {
@@ -81,6 +81,7 @@ export const headers = actionHeaders;
 
 export default function MyAdsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const reasonLabel = useReasonLabel();
   const { to, locale } = useLocale();
   const price = usePrice();
@@ -93,22 +94,29 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <Stack gap="lg">
       <Group justify="space-between">
-        <Title order={1}>{t('mine.title')}</Title>
+        <Title order={1}>{t('placing:mine.title')}</Title>
         <Button component={Link} to={to('/place-your-ad')} radius="xl">
           {t('common:place-your-ad')}
         </Button>
       </Group>
       {confirm ? <ConfirmMove {...confirm} /> : null}
       {placed ? (
-        <Alert color="brand" icon={<IconCircleCheck aria-hidden />} role="status" title={t('place.placed-title')}>
+        <Alert
+          color="brand"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          title={t('placing:place.placed-title')}
+        >
           <Stack gap="xs">
-            <Text>{placed.status === 'published' ? t('place.placed-published') : t('place.placed-pending')}</Text>
+            <Text>
+              {placed.status === 'published' ? t('placing:place.placed-published') : t('placing:place.placed-pending')}
+            </Text>
             <Group gap="md">
               <Anchor component={Link} to={to(placed.href)} c="inherit" underline="always" fw={600} py={10}>
-                {t('place.see-ad')}
+                {t('placing:place.see-ad')}
               </Anchor>
               <Anchor component={Link} to={to('/place-your-ad')} c="inherit" underline="always" fw={600} py={10}>
-                {t('place.another')}
+                {t('placing:place.another')}
               </Anchor>
             </Group>
           </Stack>
@@ -126,7 +134,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
               {...({ to: tabHref(name) } as object)}
               rightSection={<span className={classes.tabCount}>{numberFormat(locale).format(counts[name])}</span>}
             >
-              {t(`mine.tabs.${name}`)}
+              {t(`placing:mine.tabs.${name}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -134,8 +142,8 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
       {ads.length === 0 ? (
         <EmptyState
           icon={<IconPhoto size={28} aria-hidden />}
-          title={t('mine.empty')}
-          description={t('mine.empty-hint')}
+          title={t('placing:mine.empty')}
+          description={t('placing:mine.empty-hint')}
           action={{ label: t('common:place-your-ad'), to: to('/place-your-ad') }}
         />
       ) : (
@@ -168,7 +176,7 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                       </Group>
                       {ad.pending_change ? (
                         <Badge variant="light" color="yellow" radius="sm" tt="none" style={{ alignSelf: 'flex-start' }}>
-                          {t('mine.change-pending')}
+                          {t('placing:mine.change-pending')}
                         </Badge>
                       ) : null}
                       <Text size="sm" fw={600} c="brand">
@@ -181,14 +189,14 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
                         </Group>
                         <Group gap={4}>
                           <IconHeart size={14} aria-hidden />
-                          <Text size="xs">{t('mine.favorites', { count: ad.favorites })}</Text>
+                          <Text size="xs">{t('placing:mine.favorites', { count: ad.favorites })}</Text>
                         </Group>
                         <Group gap={4}>
                           <IconPhone size={14} aria-hidden />
-                          <Text size="xs">{t('mine.reveals', { count: ad.phone_reveals })}</Text>
+                          <Text size="xs">{t('placing:mine.reveals', { count: ad.phone_reveals })}</Text>
                         </Group>
                         {ad.expires_at && ad.status === 'published' ? (
-                          <Text size="xs">{t('mine.expires', { date: date(ad.expires_at) })}</Text>
+                          <Text size="xs">{t('placing:mine.expires', { date: date(ad.expires_at) })}</Text>
                         ) : null}
                       </Group>
                       {ad.status === 'rejected' && ad.rejection_reason ? (
@@ -217,27 +225,28 @@ export default function MyAdsPage({ loaderData, actionData }: Route.ComponentPro
  */
 function ConfirmMove({ id, intent, title }: { id: number; intent: 'mark-sold' | 'delete'; title: string }) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to } = useLocale();
   // Back to the tab the member was on.
   const { search } = useLocation();
   return (
-    <Alert color={intent === 'delete' ? 'red' : 'brand'} role="alert" title={t(`mine.confirm.${intent}-title`)}>
+    <Alert color={intent === 'delete' ? 'red' : 'brand'} role="alert" title={t(`placing:mine.confirm.${intent}-title`)}>
       <Stack gap="sm">
         <Text dir="auto" fw={600}>
           {title}
         </Text>
-        <Text size="sm">{t(`mine.confirm.${intent}-body`)}</Text>
+        <Text size="sm">{t(`placing:mine.confirm.${intent}-body`)}</Text>
         <Group gap="sm">
           <Form method="post">
             <input type="hidden" name="id" value={id} />
             <input type="hidden" name="intent" value={intent} />
             <input type="hidden" name="confirmed" value="1" />
             <Button type="submit" color={intent === 'delete' ? 'red' : 'brand'} radius="xl" mih={44}>
-              {t(`mine.confirm.${intent}`)}
+              {t(`placing:mine.confirm.${intent}`)}
             </Button>
           </Form>
           <Button component={Link} to={`${to('/profile/posts')}${search}`} variant="default" radius="xl" mih={44}>
-            {t('mine.confirm.cancel')}
+            {t('placing:mine.confirm.cancel')}
           </Button>
         </Group>
       </Stack>

@@ -5,7 +5,7 @@ import { StatusBadge, usePrice } from '~/components/ads/ad-parts.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError, useFormErrorText } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     ad: { ...ad, href: ownAdPath(ad) },
     quote,
-    meta: { title: tFor(request)('ads:repost.title'), noindex: true },
+    meta: { title: tFor(request)('placing:repost.title'), noindex: true },
   };
 }
 
@@ -53,6 +53,7 @@ export const headers = actionHeaders;
 
 export default function RepostAdPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('ads');
+  useAreaCatalogues('placing');
   const { to, locale } = useLocale();
   const price = usePrice();
   const refusalText = useFormErrorText();
@@ -62,12 +63,14 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
     <Stack gap="lg" maw={640}>
       <Breadcrumbs
         items={[
-          { label: t('mine.title'), href: to('/profile/posts') },
+          { label: t('placing:mine.title'), href: to('/profile/posts') },
           { label: ad.title, href: to(ad.href) },
-          { label: t('repost.crumb') },
+          { label: t('placing:repost.crumb') },
         ]}
       />
-      <Title order={1}>{quote.kind === 'renew' ? t('repost.renew-title') : t('repost.bump-title')}</Title>
+      <Title order={1}>
+        {quote.kind === 'renew' ? t('placing:repost.renew-title') : t('placing:repost.bump-title')}
+      </Title>
       <Card withBorder radius="lg">
         <Group justify="space-between" wrap="nowrap">
           <Stack gap={2} style={{ minWidth: 0 }}>
@@ -83,19 +86,21 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
       </Card>
       {quote.kind === 'renew' ? (
         <Stack gap="xs">
-          <Text>{t('repost.renew-what', { count: quote.lifetimeDays })}</Text>
-          <Text>{t('repost.renew-cost', { count: quote.limit, active: quote.active })}</Text>
+          <Text>{t('placing:repost.renew-what', { count: quote.lifetimeDays })}</Text>
+          <Text>{t('placing:repost.renew-cost', { count: quote.limit, active: quote.active })}</Text>
         </Stack>
       ) : quote.kind === 'bump' ? (
         <Stack gap="xs">
-          <Text>{t('repost.bump-what', { count: quote.cooldownDays })}</Text>
-          {quote.lastBumpAt ? <Text c="dimmed">{t('repost.last-bump', { date: date(quote.lastBumpAt) })}</Text> : null}
+          <Text>{t('placing:repost.bump-what', { count: quote.cooldownDays })}</Text>
+          {quote.lastBumpAt ? (
+            <Text c="dimmed">{t('placing:repost.last-bump', { date: date(quote.lastBumpAt) })}</Text>
+          ) : null}
         </Stack>
       ) : null}
       {quote.refusal ? (
         <Alert color="yellow" role="status">
           {refusalText(quote.refusal)}
-          {quote.nextBumpAt ? ` ${t('repost.next-bump', { date: date(quote.nextBumpAt) })}` : ''}
+          {quote.nextBumpAt ? ` ${t('placing:repost.next-bump', { date: date(quote.nextBumpAt) })}` : ''}
         </Alert>
       ) : null}
       <FormError code={actionData?.formError} />
@@ -108,7 +113,7 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
           </Form>
         ) : null}
         <Anchor component={Link} to={to(ad.href)}>
-          {t('repost.back')}
+          {t('placing:repost.back')}
         </Anchor>
       </Group>
     </Stack>

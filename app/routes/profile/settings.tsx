@@ -4,7 +4,7 @@ import { data, Link, redirectDocument, useLocation } from 'react-router';
 import { z } from 'zod';
 import { MetaLine } from '~/components/ads/ad-parts.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
-import { useT } from '~/i18n/use-t.ts';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { actionHeaders } from '~/lib/action-headers.ts';
 import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
 import { flashCookie, redirectWithFlash } from '~/lib/flash.server.ts';
@@ -207,6 +207,7 @@ export const headers: Route.HeadersFunction = (args) => {
 
 export default function ProfileSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('profile');
+  useAreaCatalogues('placing');
   const { locale, to } = useLocale();
   const location = useLocation();
   const { settings } = loaderData;
@@ -243,7 +244,7 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
           </Text>
         </Box>
         <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl" ms="auto">
-          {t('ads:mine.title')}
+          {t('placing:mine.title')}
         </Button>
       </Group>
       <Grid gap="lg">

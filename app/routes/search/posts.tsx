@@ -4,7 +4,7 @@ import { data, redirect } from 'react-router';
 import { z } from 'zod';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
-import { SearchListing } from '~/components/search/listing.tsx';
+import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -20,7 +20,8 @@ import type { Route } from './+types/posts';
 import { loadListing } from './listing.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const listing = await loadListing(request, context, { base: '/posts' });
+  // The filters load after the page and are rendered in place on the server (app/lib/lazy-component.tsx).
+  const [listing] = await Promise.all([loadListing(request, context, { base: '/posts' }), preloadListing()]);
   const locale = localeOf(request);
   const t = tFor(request);
   const { query } = listing;

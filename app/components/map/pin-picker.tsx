@@ -1,0 +1,116 @@
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useCallback, useEffect, useRef } from 'react';
+import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
+import { ATTRIBUTION, DEFAULT_CENTRE, roundCoordinate, useLeafletWhenVisible, useTileUrl } from './leaflet-map.tsx';
+import classes from './map.module.css';
+
+/**
+ * The form's optional map pin: tap or click the map (or drag the pin) to place it; "pin the centre"
+ * places it where the map is centred (keyboard users pan with the arrow keys). The position goes
+ * into hidden `lat`/`lng` inputs; the ad page only ever shows it approximately.
+ */
+export interface Pin {
+  lat: number;
+  lng: number;
+}
+
+export function PinPicker({
+  value: pin,
+  onChange: setPin,
+}: {
+  value: Pin | null;
+  onChange: (pin: Pin | null) => void;
+}) {
+  const { t } = useT('ads');
+  useAreaCatalogues('placing');
+  const ref = useRef<HTMLDivElement>(null);
+  const leaflet = useLeafletWhenVisible(ref);
+  const tiles = useTileUrl();
+  const mapRef = useRef<import('leaflet').Map | null>(null);
+  const markerRef = useRef<import('leaflet').Marker | null>(null);
+  const pinRef = useRef(pin);
+  pinRef.current = pin;
+
+  const place = useCallback(
+    (lat: number, lng: number) => setPin({ lat: roundCoordinate(lat), lng: roundCoordinate(lng) }),
+    [setPin],
+  );
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!leaflet || !el) return;
+    const start = pinRef.current ?? DEFAULT_CENTRE;
+    const map = leaflet.map(el, { scrollWheelZoom: false }).setView([start.lat, start.lng], pinRef.current ? 14 : 11);
+    leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 }).addTo(map);
+    map.on('click', (e) => place(e.latlng.lat, e.latlng.lng));
+    mapRef.current = map;
+    return () => {
+      map.remove();
+      mapRef.current = null;
+      markerRef.current = null;
+    };
+  }, [leaflet, tiles, place]);
+
+  // The marker follows the state (placed, moved, removed).
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!leaflet || !map) return;
+    if (!pin) {
+      markerRef.current?.remove();
+      markerRef.current = null;
+      return;
+    }
+    if (markerRef.current) {
+      markerRef.current.setLatLng([pin.lat, pin.lng]);
+      return;
+    }
+    const icon = leaflet.divIcon({
+      className: '',
+      html: `<svg class="${classes.pin}" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6a2.5 2.5 0 0 1 0 5.5z"/></svg>`,
+      iconSize: [0, 0],
+    });
+    const marker = leaflet.marker([pin.lat, pin.lng], { icon, draggable: true, keyboard: false }).addTo(map);
+    marker.on('dragend', () => {
+      const at = marker.getLatLng();
+      place(at.lat, at.lng);
+    });
+    markerRef.current = marker;
+  }, [leaflet, pin, place]);
+
+  return (
+    <Stack gap="xs">
+      <div
+        ref={ref}
+        className={`${classes.map} ${classes.tall}`}
+        role="application"
+        aria-label={t('placing:form.map-label')}
+      />
+      <input type="hidden" name="lat" value={pin ? String(pin.lat) : ''} />
+      <input type="hidden" name="lng" value={pin ? String(pin.lng) : ''} />
+      <Group gap="xs" justify="space-between">
+        <Text size="sm" c="dimmed" role="status">
+          {pin ? t('placing:form.map-pinned') : t('placing:form.map-none')}
+        </Text>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="compact-sm"
+            radius="xl"
+            disabled={!leaflet}
+            onClick={() => {
+              const c = mapRef.current?.getCenter();
+              if (c) place(c.lat, c.lng);
+            }}
+          >
+            {t('placing:form.map-pin-centre')}
+          </Button>
+          {pin ? (
+            <Button variant="subtle" color="red" size="compact-sm" radius="xl" onClick={() => setPin(null)}>
+              {t('placing:form.map-remove')}
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+    </Stack>
+  );
+}
