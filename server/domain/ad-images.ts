@@ -28,7 +28,16 @@ export const AD_PHOTO_UPLOAD_LIMIT = { name: 'ad-photo-upload', limit: 60, windo
 /** Pending photos older than this are removed (`prune-orphan-ad-images`). */
 export const ORPHAN_AD_IMAGE_HOURS = 24;
 
-export type AdImageUrls = Record<AdPhotoVariantName, string>;
+/**
+ * The URLs pages and the API name a photo by: the variants every stored photo has. Variants added
+ * later (`small`) are reached through a srcset built from what a photo's row says is stored
+ * (`adImageSrcSet`), so photos processed before them keep working.
+ */
+export type AdImageUrls = Record<'thumb' | 'medium' | 'large', string>;
+const NAMED_VARIANTS = ['thumb', 'medium', 'large'] as const;
+
+/** A card's photo: its URLs and a srcset of every stored width. */
+export type CoverPhoto = AdImageUrls & { srcset: string };
 
 export interface UploadedAdImage {
   id: number;
@@ -62,38 +71,43 @@ export function adImageKeys(row: AdImageRef): string[] {
  * storage's paths (`/uploads/…`), as avatars do.
  */
 export function adImageUrls(row: Pick<AdImageRef, 'key'>, storage?: Pick<MediaStorage, 'url'>): AdImageUrls {
-  const url = (key: string) => (storage ? storage.url(key) : `${UPLOADS_PUBLIC_PATH}/${key}`);
-  return Object.fromEntries(AD_PHOTO_VARIANTS.map((v) => [v.name, url(`${row.key}-${v.name}.webp`)])) as AdImageUrls;
+  return Object.fromEntries(NAMED_VARIANTS.map((name) => [name, variantUrl(row, name, storage)])) as AdImageUrls;
 }
 
-/** The first photo of each ad (by position), as URLs; ads without photos are absent. */
-export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<number, AdImageUrls>> {
-  const covers = new Map<number, AdImageUrls>();
+function variantUrl(row: Pick<AdImageRef, 'key'>, name: string, storage?: Pick<MediaStorage, 'url'>): string {
+  const key = `${row.key}-${name}.webp`;
+  return storage ? storage.url(key) : `${UPLOADS_PUBLIC_PATH}/${key}`;
+}
+
+/** The first photo of each ad (by position), as URLs and srcset; ads without photos are absent. */
+export async function coverUrls(db: DB, adIds: readonly number[]): Promise<Map<number, CoverPhoto>> {
+  const covers = new Map<number, CoverPhoto>();
   if (adIds.length === 0) return covers;
   const rows = await db
     .selectFrom('ad_images')
-    .select(['ad_id', 'key'])
+    .select(['ad_id', 'key', 'variants'])
     .where('ad_id', 'in', adIds)
     .orderBy('position')
     .orderBy('id')
     .execute();
-  for (const r of rows) if (r.ad_id !== null && !covers.has(r.ad_id)) covers.set(r.ad_id, adImageUrls(r));
+  for (const r of rows) {
+    if (r.ad_id !== null && !covers.has(r.ad_id)) covers.set(r.ad_id, { ...adImageUrls(r), srcset: adImageSrcSet(r) });
+  }
   return covers;
 }
 
 /**
- * A `srcset` value for an `<img>` of the photo (`… 320w, … 800w, … 1600w`), from the sizes
- * actually stored: a small source has fewer distinct widths, and srcset must not repeat one.
+ * A `srcset` value for an `<img>` of the photo (`… 320w, … 480w, … 800w, … 1600w`), from the
+ * variants actually stored: a photo processed before a variant existed lacks it, a small source has
+ * fewer distinct widths, and srcset must not repeat one.
  */
 export function adImageSrcSet(row: AdImageRef, storage?: Pick<MediaStorage, 'url'>): string {
-  // Looked up by the stored names, which may be variants no longer made.
-  const urls: Readonly<Record<string, string>> = adImageUrls(row, storage);
   const seen = new Set<number>();
   return storedVariants(row)
-    .filter((v) => urls[v.name])
+    .filter((v) => typeof v.name === 'string' && /^[a-z]+$/.test(v.name) && Number.isInteger(v.width))
     .sort((a, b) => a.width - b.width)
     .filter((v) => !seen.has(v.width) && seen.add(v.width))
-    .map((v) => `${urls[v.name]} ${v.width}w`)
+    .map((v) => `${variantUrl(row, v.name, storage)} ${v.width}w`)
     .join(', ');
 }
 

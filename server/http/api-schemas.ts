@@ -94,6 +94,10 @@ export const ImageUrls = z
   })
   .meta({ id: 'ImageUrls' });
 
+export const CardPhoto = ImageUrls.extend({
+  srcset: z.string().meta({ description: 'Every stored width of the photo, for an <img> srcset (320w to 1600w)' }),
+}).meta({ id: 'CardPhoto' });
+
 export const AdImage = z
   .strictObject({
     id: int().meta({ description: 'Send it with the ad form to attach the photo' }),
@@ -115,7 +119,7 @@ export const AdCard = z
     category_slug: z.string(),
     city: z.strictObject(named),
     area: z.strictObject(named).nullable(),
-    photo: ImageUrls.nullable(),
+    photo: CardPhoto.nullable(),
     bumped_at: z.string().nullable().meta({ format: 'date-time', description: 'Posted or last reposted' }),
     featured: z.boolean(),
     attributes: z

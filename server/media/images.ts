@@ -54,12 +54,14 @@ export const AVATAR_VARIANTS: readonly ImageVariantSpec[] = [
 ];
 
 /**
- * Ad photos (up to 10 per ad): card thumbnail, ad page, zoom. Each fits inside its box, keeping the aspect ratio and
+ * Ad photos (up to 10 per ad): thumbnail, card (a card is about 185 px wide on a phone, so 320 px falls short from a
+ * pixel ratio of 1.75 and 800 px is three times what it needs), ad page, zoom. Each fits inside its box, keeping the aspect ratio and
  * never upscaled. The width is what srcset describes; the height bound (twice the width) only keeps a very tall strip
  * or a long screenshot from becoming a huge file, and leaves every ordinary portrait photo (3:4, 9:16) width-bound.
  */
 export const AD_PHOTO_VARIANTS = [
   { name: 'thumb', width: 320, height: 640, fit: 'inside' },
+  { name: 'small', width: 480, height: 960, fit: 'inside' },
   { name: 'medium', width: 800, height: 1600, fit: 'inside' },
   { name: 'large', width: 1600, height: 3200, fit: 'inside' },
 ] as const satisfies readonly ImageVariantSpec[];

@@ -131,7 +131,7 @@ describe.each(dialects)('ad photos on %s', (dialect) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('processes an upload into three WebP files and a pending row of the member', async () => {
+  it('processes an upload into four WebP files and a pending row of the member', async () => {
     const userId = await member();
     const up = await uploadAdImage(t.db, storage(), userId, photo, new Date('2026-03-05T12:00:00Z'));
     expect(up.urls.thumb).toMatch(/^\/uploads\/ads\/2026\/03\/[a-f0-9]{32}-thumb\.webp$/);
@@ -146,12 +146,15 @@ describe.each(dialects)('ad photos on %s', (dialect) => {
     const variants = typeof r.variants === 'string' ? JSON.parse(r.variants) : r.variants;
     expect(variants).toEqual([
       { name: 'thumb', width: 320, height: 213 },
+      { name: 'small', width: 480, height: 320 },
       { name: 'medium', width: 800, height: 533 },
       { name: 'large', width: 900, height: 600 },
     ]);
     expect(adImageUrls(r)).toEqual(up.urls);
-    expect(adImageSrcSet(r)).toBe(`${up.urls.thumb} 320w, ${up.urls.medium} 800w, ${up.urls.large} 900w`);
-    for (const name of ['thumb', 'medium', 'large']) {
+    // The card's width: not one of the URLs every photo has, only in the srcset of those that have it.
+    const small = up.urls.thumb.replace('-thumb.', '-small.');
+    expect(adImageSrcSet(r)).toBe(`${up.urls.thumb} 320w, ${small} 480w, ${up.urls.medium} 800w, ${up.urls.large} 900w`);
+    for (const name of ['thumb', 'small', 'medium', 'large']) {
       const meta = await sharp(file(`${r.key}-${name}.webp`)).metadata();
       expect(meta.format).toBe('webp');
       expect(meta.width).toBe(variants.find((v: { name: string }) => v.name === name).width);
@@ -160,7 +163,7 @@ describe.each(dialects)('ad photos on %s', (dialect) => {
     expect(await pendingAdImages(t.db, userId, [up.id, 999_999])).toHaveLength(1);
     expect(await pendingAdImages(t.db, await member(), [up.id])).toEqual([]);
     expect((await userAdImageKeys(t.db, userId)).sort()).toEqual(
-      ['large', 'medium', 'thumb'].map((v) => `${r.key}-${v}.webp`),
+      ['large', 'medium', 'small', 'thumb'].map((v) => `${r.key}-${v}.webp`),
     );
   });
 

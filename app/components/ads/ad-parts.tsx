@@ -96,7 +96,7 @@ export function AdCard({ ad, now, first = false }: { ad: AdCardData; now?: strin
         {ad.photo ? (
           <img
             src={ad.photo.thumb}
-            srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
+            srcSet={ad.photo.srcset}
             sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
             alt=""
             // The first cards of a result list are the largest thing on a phone's first screen:

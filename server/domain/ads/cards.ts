@@ -5,7 +5,7 @@ import type { DB } from '../../db/index.ts';
 import type { AttributeOption } from '../../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../../db/values.ts';
 
-import { type AdImageUrls, coverUrls } from '../ad-images.ts';
+import { type CoverPhoto, coverUrls } from '../ad-images.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
@@ -20,7 +20,7 @@ export interface AdCard {
   taxonomy_slug: string;
   city: { name_ar: string; name_en: string };
   area: { name_ar: string; name_en: string } | null;
-  photo: AdImageUrls | null;
+  photo: CoverPhoto | null;
   bumped_at: string | null;
   featured: boolean;
   /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
