@@ -12,7 +12,7 @@ import type { DB } from '../db/index.ts';
 import type { AdImagesTable } from '../db/schema.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { toJson } from '../db/values.ts';
-import { AD_PHOTO_VARIANTS, type AdPhotoVariantName, MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
+import { AD_PHOTO_VARIANTS, MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { hitRateLimit } from './rate-limit.ts';

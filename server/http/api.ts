@@ -322,7 +322,9 @@ export function apiErrorHandler(services: AppServices) {
     const status = (err as { status?: number; statusCode?: number })?.status ?? 500;
     if (status === 413 || status === 415) {
       discardRest(req, res);
-      const message = t(status === 413 ? 'common:error-page.request-too-large-description' : 'errors:unsupported-media-type');
+      const message = t(
+        status === 413 ? 'common:error-page.request-too-large-description' : 'errors:unsupported-media-type',
+      );
       return void res.status(status).json({ message } satisfies ApiError);
     }
     if (status === 400) return void res.status(400).json({ message: t('errors:bad-request') });

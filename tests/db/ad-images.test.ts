@@ -153,7 +153,9 @@ describe.each(dialects)('ad photos on %s', (dialect) => {
     expect(adImageUrls(r)).toEqual(up.urls);
     // The card's width: not one of the URLs every photo has, only in the srcset of those that have it.
     const small = up.urls.thumb.replace('-thumb.', '-small.');
-    expect(adImageSrcSet(r)).toBe(`${up.urls.thumb} 320w, ${small} 480w, ${up.urls.medium} 800w, ${up.urls.large} 900w`);
+    expect(adImageSrcSet(r)).toBe(
+      `${up.urls.thumb} 320w, ${small} 480w, ${up.urls.medium} 800w, ${up.urls.large} 900w`,
+    );
     for (const name of ['thumb', 'small', 'medium', 'large']) {
       const meta = await sharp(file(`${r.key}-${name}.webp`)).metadata();
       expect(meta.format).toBe('webp');
