@@ -8,7 +8,9 @@ import type { NotificationType } from '../../app/lib/validation/profile.ts';
 import type { DB } from '../db/index.ts';
 import { afterCommitOf, withTransaction } from '../db/transaction.ts';
 import { toIso, toJson, toNumber } from '../db/values.ts';
+import { enqueue } from '../jobs/registry.ts';
 import { NotFound } from './errors.ts';
+import { EMAIL_PLANS, type EmailPlan } from './notification-mail/plans.ts';
 
 /** Notifications per page of /notifications. */
 export const NOTIFICATIONS_PAGE_SIZE = 20;
@@ -30,21 +32,35 @@ const told = (change: NotificationChange) => () => void bus.emit('change', chang
 
 /**
  * Writes a notification for `userId` (none when the ad has no owner any more), in the transaction
- * of `db` when it is one; its listeners hear of it once that commits.
+ * of `db` when it is one; its listeners hear of it once that commits. Its mail is planned with it
+ * (`email`, else the type's plan: ./notification-mail/plans.ts): a `notification-mail` job that
+ * sends it if the member wants it when the job runs. Returns the notification's id.
  */
 export async function notify(
   db: DB,
   userId: string | null,
   type: NotificationType,
   data: Record<string, unknown>,
-): Promise<void> {
-  if (!userId) return;
+  options: { email?: EmailPlan } = {},
+): Promise<number | null> {
+  if (!userId) return null;
   const row = await db
     .insertInto('notifications')
     .values({ user_id: userId, type, data: JSON.stringify(data) })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await afterCommitOf(db, told({ kind: 'created', userId, id: Number(row.id), type }));
+  const id = Number(row.id);
+  const plan = options.email ?? EMAIL_PLANS[type];
+  if (plan !== 'none') {
+    await enqueue(
+      db,
+      'notification-mail',
+      { notificationId: id, ...(plan.unlessRead ? { unlessRead: plan.unlessRead } : {}) },
+      { runAt: Date.now() + plan.delayMs },
+    );
+  }
+  await afterCommitOf(db, told({ kind: 'created', userId, id, type }));
+  return id;
 }
 
 /** How many of the member's notifications are unread (the header's counter). */

@@ -64,7 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get('intent') !== 'save-search') throw new Response(null, { status: 400 });
   const { database } = services(context);
   const catalogue = await searchEngine(database).catalogue();
-  const q = resolveQuery(catalogue, parseSearchQuery(url.searchParams)).query;
+  const resolved = resolveQuery(catalogue, parseSearchQuery(url.searchParams));
+  const q = resolved.query;
   const t = tFor(request);
   const named = [
     q.q,
@@ -79,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .filter((x): x is string => !!x);
   const name = named.length > 0 ? named.join(' · ') : t('search:title-all');
   return formAction(form, z.object({}), async () => {
-    await saveSearch(db(context), user.id, searchParamsOf(q).toString(), name);
+    await saveSearch(db(context), user.id, resolved, name);
     const back = new URLSearchParams(searchParamsOf(q));
     back.set('saved', '1');
     return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);
