@@ -1,7 +1,7 @@
 // Saved-search alerts (docs/product/alerts.md). When an ad goes live, the saved searches it may
 // match are found without running every one of them:
 //
-// - `saved_search_index`: one row per saved search whose alerts are on (instant or daily), written
+// - `saved_search_index`: one row per saved search, written
 //   with it (server/domain/search/saved.ts), keyed by what a new ad can be looked up by — its
 //   scope (the query's category id; its taxonomy as a negative id; 0 for the whole site), its city
 //   and area (0: any) — with its price band (bounds in the query's currency). An ad looks up the
@@ -31,13 +31,24 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
     .addColumn('price_min', 'bigint')
     .addColumn('price_max', 'bigint')
     .addColumn('currency', 'varchar(3)', (c) => c.notNull())
-    /** instant | daily (searches whose alerts are off have no row). */
+    /** instant | daily | off, as the saved search's (off: never a candidate). */
     .addColumn('frequency', 'varchar(10)', (c) => c.notNull())
     .execute();
+  // Covering: a new ad's lookup reads the index alone.
   await db.schema
     .createIndex('saved_search_index_place')
     .on('saved_search_index')
-    .columns(['scope_id', 'city_id'])
+    .columns([
+      'scope_id',
+      'city_id',
+      'area_id',
+      'frequency',
+      'price_min',
+      'price_max',
+      'currency',
+      'user_id',
+      'saved_search_id',
+    ])
     .execute();
 
   await db.schema

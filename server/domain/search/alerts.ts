@@ -44,8 +44,6 @@ export function alertsCatalogue(db: DB, now = Date.now()): Promise<CatalogueSnap
 export interface Candidate {
   id: number;
   user_id: string;
-  name: string;
-  query: string;
   frequency: string;
 }
 
@@ -72,33 +70,69 @@ export async function savedSearchCandidates(
   const price = index.price[slot] as number;
   const currency = index.currency[slot] === 1 ? 'USD' : 'LYD';
   let q = db
-    .selectFrom('saved_search_index as i')
-    .innerJoin('saved_searches as s', 's.id', 'i.saved_search_id')
-    .select(['s.id', 's.user_id', 's.name', 's.query', 's.frequency'])
-    .where('i.scope_id', 'in', scopes)
-    .where('i.city_id', 'in', city === 0 ? [0] : [city, 0])
-    .where('i.area_id', 'in', area === 0 ? [0] : [area, 0])
-    .where('i.frequency', '<>', 'off');
-  if (sellerId !== null) q = q.where('i.user_id', '<>', sellerId);
+    .selectFrom('saved_search_index')
+    .select(['saved_search_id', 'user_id', 'frequency'])
+    .where('scope_id', 'in', scopes)
+    .where('city_id', 'in', city === 0 ? [0] : [city, 0])
+    .where('area_id', 'in', area === 0 ? [0] : [area, 0])
+    .where('frequency', '<>', 'off');
+  if (sellerId !== null) q = q.where('user_id', '<>', sellerId);
   if (Number.isNaN(price)) {
     // An ad without an amount is outside every price band.
-    q = q.where('i.price_min', 'is', null).where('i.price_max', 'is', null);
+    q = q.where('price_min', 'is', null).where('price_max', 'is', null);
   } else {
     q = q.where((eb) =>
       eb.and([
-        eb.or([
-          eb('i.price_min', 'is', null),
-          eb.and([eb('i.currency', '=', currency), eb('i.price_min', '<=', price)]),
-        ]),
-        eb.or([
-          eb('i.price_max', 'is', null),
-          eb.and([eb('i.currency', '=', currency), eb('i.price_max', '>=', price)]),
-        ]),
+        eb.or([eb('price_min', 'is', null), eb.and([eb('currency', '=', currency), eb('price_min', '<=', price)])]),
+        eb.or([eb('price_max', 'is', null), eb.and([eb('currency', '=', currency), eb('price_max', '>=', price)])]),
       ]),
     );
   }
   const rows = await q.execute();
-  return rows.map((r) => ({ ...r, id: toNumber(r.id) }));
+  return rows.map((r) => ({ id: toNumber(r.saved_search_id), user_id: r.user_id, frequency: r.frequency }));
+}
+
+/**
+ * Saved searches' queries made ready (./match.ts), by id, per catalogue snapshot: a saved search's
+ * query never changes, and the same searches are candidates for ad after ad. At most PREPARED_KEPT
+ * (about 1 KB each): past it, the map starts again.
+ */
+const preparedById = new WeakMap<CatalogueSnapshot, Map<number, PreparedQuery>>();
+export const PREPARED_KEPT = 100_000;
+
+async function preparedQueries(
+  db: DB,
+  catalogue: CatalogueSnapshot,
+  ids: number[],
+): Promise<Map<number, PreparedQuery>> {
+  let kept = preparedById.get(catalogue);
+  if (!kept) {
+    kept = new Map();
+    preparedById.set(catalogue, kept);
+  }
+  const out = new Map<number, PreparedQuery>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const p = kept.get(id);
+    if (p) out.set(id, p);
+    else missing.push(id);
+  }
+  // Past the limit, start again (cheaper than keeping an order of use for every lookup).
+  if (kept.size + missing.length > PREPARED_KEPT) kept.clear();
+  for (let i = 0; i < missing.length; i += 1000) {
+    const rows = await db
+      .selectFrom('saved_searches')
+      .select(['id', 'query'])
+      .where('id', 'in', missing.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) {
+      const p = prepareQuery(catalogue, parseSearchQuery(new URLSearchParams(r.query)));
+      const id = toNumber(r.id);
+      kept.set(id, p);
+      out.set(id, p);
+    }
+  }
+  return out;
 }
 
 /** The saved searches a published ad matches (not its seller's); none when it is not published. */
@@ -112,15 +146,14 @@ export async function findSavedSearchMatches(
   const ad = await adInHand(db, catalogue, adId);
   if (!ad) return [];
   const candidates = await savedSearchCandidates(db, catalogue, ad, sellerId);
-  // Equal queries (members save the same searches) are read and resolved once.
-  const prepared = new Map<string, PreparedQuery>();
+  const queries = await preparedQueries(
+    db,
+    catalogue,
+    candidates.map((c) => c.id),
+  );
   return candidates.filter((c) => {
-    let query = prepared.get(c.query);
-    if (!query) {
-      query = prepareQuery(catalogue, parseSearchQuery(new URLSearchParams(c.query)));
-      prepared.set(c.query, query);
-    }
-    return adMatches(catalogue, ad, query, now);
+    const query = queries.get(c.id);
+    return query !== undefined && adMatches(catalogue, ad, query, now);
   });
 }
 
@@ -151,6 +184,19 @@ export async function alertSavedSearches(db: DB, adId: number, now = new Date())
   const matches = await findSavedSearchMatches(db, catalogue, adId, ad.user_id, now.getTime());
   if (matches.length === 0) return 0;
   const path = `/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`;
+  const names = new Map<number, string>();
+  for (let i = 0; i < matches.length; i += 1000) {
+    const rows = await db
+      .selectFrom('saved_searches')
+      .select(['id', 'name'])
+      .where(
+        'id',
+        'in',
+        matches.slice(i, i + 1000).map((m) => m.id),
+      )
+      .execute();
+    for (const r of rows) names.set(toNumber(r.id), r.name);
+  }
   return withTransaction(db, async (tx) => {
     const kept = await tx
       .insertInto('saved_search_matches')
@@ -175,7 +221,7 @@ export async function alertSavedSearches(db: DB, adId: number, now = new Date())
         title: ad.title,
         path,
         ...(ad.price === null ? {} : { price: toNumber(ad.price), currency: ad.currency }),
-        searches: searches.map((s) => ({ id: s.id, name: s.name })),
+        searches: searches.map((s) => ({ id: s.id, name: names.get(s.id) ?? '' })),
       });
     }
     if (instant.length > 0) {

@@ -448,11 +448,24 @@ export interface SearchOptions {
   now?: number;
 }
 
-/** The categories a query lists (its category's subtree, or its taxonomy's); null for every one. */
+/** Each taxonomy's categories, by catalogue snapshot (read-only lists). */
+const taxonomyScopes = new WeakMap<CatalogueSnapshot, Map<number, number[]>>();
+
+/** The categories a query lists (its category's subtree, or its taxonomy's); null for every one. Read only. */
 function scopeOf(catalogue: CatalogueSnapshot, r: Pick<ResolvedQuery, 'categoryId' | 'taxonomyId'>): number[] | null {
   if (r.categoryId !== null) return catalogue.categoryById.get(r.categoryId)?.subtree ?? [];
   if (r.taxonomyId === null) return null;
-  return [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id);
+  let scopes = taxonomyScopes.get(catalogue);
+  if (!scopes) {
+    scopes = new Map();
+    taxonomyScopes.set(catalogue, scopes);
+  }
+  let ids = scopes.get(r.taxonomyId);
+  if (!ids) {
+    ids = [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id);
+    scopes.set(r.taxonomyId, ids);
+  }
+  return ids;
 }
 
 /** The scan filter of a resolved query (everything but city and area, which the caller counts). */
