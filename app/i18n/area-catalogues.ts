@@ -8,7 +8,7 @@
 import { type AreaNamespace, areaNamespaces } from './config.ts';
 import type { Catalogue, Translator } from './translator.ts';
 
-const files = import.meta.glob<Catalogue>('./locales/*/{auth,profile,admin,contact,notifications}.json', {
+const files = import.meta.glob<Catalogue>('./locales/*/{auth,profile,admin,contact,notifications,alerts}.json', {
   import: 'default',
 });
 

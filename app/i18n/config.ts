@@ -22,6 +22,7 @@ export const namespaces = [
   'search',
   'map',
   'notifications',
+  'alerts',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 
@@ -33,7 +34,7 @@ export type Namespace = (typeof namespaces)[number];
  * tests/unit/i18n-areas.test.tsx checks the split and that every use of an area's keys waits for them.
  */
 export const pageNamespaces = ['common', 'home', 'catalog', 'ads', 'errors', 'validation', 'search', 'map'] as const;
-export const areaNamespaces = ['auth', 'profile', 'admin', 'contact', 'notifications'] as const;
+export const areaNamespaces = ['auth', 'profile', 'admin', 'contact', 'notifications', 'alerts'] as const;
 export type AreaNamespace = (typeof areaNamespaces)[number];
 
 export const LOCALE_COOKIE = 'locale';

@@ -80,7 +80,10 @@ export interface NotificationItem {
   data: Record<string, unknown>;
   read: boolean;
   created_at: string;
-  /** The member's own page of the ad it is about (`/profile/posts/…`); null when the ad is gone. */
+  /**
+   * Its subject: the member's own page of the ad it is about (`/profile/posts/…`), else the page its
+   * data names (`path`: a new ad for a saved search, or its results); null when the ad is gone.
+   */
   subject: string | null;
 }
 
@@ -88,6 +91,11 @@ export interface NotificationPage {
   items: NotificationItem[];
   /** The `before` of the next (older) page, or null on the last page. */
   next: number | null;
+}
+
+/** A page of the site a notification names itself (`path`: a saved search's ad or results). */
+function sitePath(path: unknown): string | null {
+  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') ? path : null;
 }
 
 /** The ad a notification is about, from its data (`ad_id`). */
@@ -140,7 +148,7 @@ export async function listNotifications(
         data: r.data,
         read: r.read_at !== null,
         created_at: toIso(r.created_at),
-        subject: adId === null ? null : (paths.get(adId) ?? null),
+        subject: (adId === null ? undefined : paths.get(adId)) ?? sitePath(r.data.path),
       };
     }),
     next: rows.length > limit ? Number(page[page.length - 1]?.id) : null,

@@ -17,7 +17,13 @@ import {
   savedSearchCandidates,
 } from '../../server/domain/search/alerts.ts';
 import { adInHand } from '../../server/domain/search/match.ts';
-import { deleteSavedSearch, saveSearch, setSavedSearchFrequency } from '../../server/domain/search/saved.ts';
+import {
+  deleteSavedSearch,
+  listSavedSearches,
+  openSavedSearch,
+  saveSearch,
+  setSavedSearchFrequency,
+} from '../../server/domain/search/saved.ts';
 import { resolveQuery, search, searchEngine } from '../../server/domain/search/service.ts';
 import { insertMember } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
@@ -284,6 +290,19 @@ describe.each(dialects)('saved-search alerts on %s', (dialect) => {
         .where('saved_search_id', '=', daily)
         .execute(),
     ).toEqual([]);
+  });
+
+  it('counts a saved search’s new results since it was last opened, as its listing has them', async () => {
+    const member = await insertMember(t.db, { name: 'counter' });
+    const catalogue = await searchEngine(t).catalogue();
+    const { id } = await saveSearch(t.db, member.id, resolveQuery(catalogue, q('category=toyota&city=tripoli')), 'n');
+    const count = async () => (await listSavedSearches(t, member.id)).find((s) => s.id === id)?.new_results;
+    expect(await count()).toBe(0);
+    await placeSearchAd(t, { title: 'تويوتا جديدة', category: 'toyota', city: 'tripoli' });
+    await placeSearchAd(t, { title: 'تويوتا في بنغازي', category: 'toyota', city: 'benghazi' });
+    expect(await count()).toBe(1);
+    await openSavedSearch(t.db, member.id, id, new Date(Date.now() + 1000));
+    expect(await count()).toBe(0);
   });
 
   it('queues the alerts in the transaction that publishes an ad', async () => {

@@ -14,7 +14,7 @@ import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { parseSearchQuery, searchParamsOf, searchString } from '~/lib/search-query.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { saveSearch } from '../../../server/domain/search/saved.ts';
+import { savedSearchNameOf, saveSearch } from '../../../server/domain/search/saved.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts';
 import { loadListing } from './listing.server.ts';
@@ -66,19 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const catalogue = await searchEngine(database).catalogue();
   const resolved = resolveQuery(catalogue, parseSearchQuery(url.searchParams));
   const q = resolved.query;
-  const t = tFor(request);
-  const named = [
-    q.q,
-    q.category
-      ? catalogue.categoryBySlug.get(q.category)
-      : q.taxonomy
-        ? catalogue.taxonomyBySlug.get(q.taxonomy)
-        : null,
-    q.city ? catalogue.cityBySlug.get(q.city) : null,
-  ]
-    .map((x) => (x === null || x === undefined ? null : typeof x === 'string' ? x : localName(locale, x)))
-    .filter((x): x is string => !!x);
-  const name = named.length > 0 ? named.join(' · ') : t('search:title-all');
+  const name = savedSearchNameOf(catalogue, q, locale, tFor(request)('search:title-all'));
   return formAction(form, z.object({}), async () => {
     await saveSearch(db(context), user.id, resolved, name);
     const back = new URLSearchParams(searchParamsOf(q));

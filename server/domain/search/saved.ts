@@ -5,6 +5,7 @@
 // the alerts look candidates up by (migration 0020, server/domain/saved-searches/alerts.ts).
 
 import type { Insertable } from 'kysely';
+import { type Locale, localName } from '../../../app/i18n/config.ts';
 import { parseSearchQuery, type SearchQuery, searchParamsOf } from '../../../app/lib/search-query.ts';
 import {
   type AlertFrequency,
@@ -17,6 +18,7 @@ import type { Database } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toIso } from '../../db/values.ts';
 import { Invalid, NotFound } from '../errors.ts';
+import type { CatalogueSnapshot } from './catalogue.ts';
 import type { ResolvedQuery } from './service.ts';
 import { resolveQuery, search, searchEngine } from './service.ts';
 
@@ -224,6 +226,28 @@ export async function openSavedSearch(db: DB, userId: string, id: number, now = 
     .where('user_id', '=', userId)
     .execute();
   return { ...s, last_seen_at: now.toISOString() };
+}
+
+/**
+ * The name a new saved search gets: what it asks for — its text, its category (or taxonomy) and
+ * its city, in the member's language ("تويوتا · طرابلس") — or `fallback` ("All ads").
+ */
+export function savedSearchNameOf(
+  catalogue: CatalogueSnapshot,
+  query: SearchQuery,
+  locale: Locale,
+  fallback: string,
+): string {
+  const place = query.category
+    ? catalogue.categoryBySlug.get(query.category)
+    : query.taxonomy
+      ? catalogue.taxonomyBySlug.get(query.taxonomy)
+      : undefined;
+  const city = query.city ? catalogue.cityBySlug.get(query.city) : undefined;
+  const named = [query.q, place ? localName(locale, place) : null, city ? localName(locale, city) : null].filter(
+    (x): x is string => !!x,
+  );
+  return named.length > 0 ? named.join(' · ') : fallback;
 }
 
 /** The listing of a saved search: `/posts?<query>` (the listing redirects to its canonical page). */
