@@ -118,7 +118,7 @@ describe('/searches', () => {
     ).toBe(419);
     // Someone else's search is not found, for every action.
     const other = await member('other', { phone: false });
-    for (const form of [
+    for (const form of <Record<string, string>[]>[
       { intent: 'open', id: sid },
       { intent: 'rename', id: sid, name: 'Mine now' },
       { intent: 'frequency', id: sid, frequency: 'off' },
