@@ -118,12 +118,13 @@ describe('/searches', () => {
     ).toBe(419);
     // Someone else's search is not found, for every action.
     const other = await member('other', { phone: false });
-    for (const form of <Record<string, string>[]>[
+    const forms: Record<string, string>[] = [
       { intent: 'open', id: sid },
       { intent: 'rename', id: sid, name: 'Mine now' },
       { intent: 'frequency', id: sid, frequency: 'off' },
       { intent: 'delete', id: sid, confirmed: '1' },
-    ]) {
+    ];
+    for (const form of forms) {
       expect((await other.post('/en/searches', form)).status, form.intent).toBe(404);
     }
     expect(searchesOf(id)).toHaveLength(1);
