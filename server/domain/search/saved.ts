@@ -2,7 +2,7 @@
 // in its canonical form, named after what it asks for; the same query twice is kept once. Each has
 // an alert frequency (instant, daily, off) and the time its results were last seen, which counts
 // its new results on /searches. Every write keeps the search's row of `saved_search_index`, which
-// the alerts look candidates up by (migration 0020, server/domain/saved-searches/alerts.ts).
+// the alerts look candidates up by (migration 0020, ./alerts.ts).
 
 import type { Insertable } from 'kysely';
 import { type Locale, localName } from '../../../app/i18n/config.ts';
