@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconBellRinging, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconBellRinging, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { EmptyState } from '~/components/empty-state.tsx';
@@ -157,8 +157,9 @@ function SearchRow({ item, error }: { item: Item; error: string | null }) {
         <Stack gap="sm">
           <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
             <Stack gap={2} miw={0}>
-              <Title order={2} size="h4" dir="auto" style={{ overflowWrap: 'anywhere' }}>
-                {item.name}
+              {/* The member's words keep their direction; the line follows the page's. */}
+              <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
+                <bdi dir="auto">{item.name}</bdi>
               </Title>
               <Text size="xs" c="dimmed">
                 {t('saved-on', { date: dates(locale).date(item.created_at) })}
@@ -192,7 +193,18 @@ function SearchRow({ item, error }: { item: Item; error: string | null }) {
           </Form>
           <FrequencyForm item={item} />
           <details open={error !== null}>
-            <summary style={{ minBlockSize: 44, display: 'flex', alignItems: 'center', cursor: 'pointer' }}>
+            <summary
+              style={{
+                minBlockSize: 44,
+                display: 'flex',
+                alignItems: 'center',
+                gap: 8,
+                cursor: 'pointer',
+                color: 'var(--mantine-color-anchor)',
+                fontWeight: 600,
+              }}
+            >
+              <IconPencil size={18} aria-hidden />
               {t('rename')}
             </summary>
             <Form method="post">
