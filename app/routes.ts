@@ -13,6 +13,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('account/reset-password', 'routes/account/reset-password.tsx', { id: id('reset-password') }),
       route('account/email-verification', 'routes/account/email-verification.tsx', { id: id('email-verification') }),
       route('account/phone-verification', 'routes/account/phone-verification.tsx', { id: id('phone-verification') }),
+      route('unsubscribe/:token', 'routes/profile/unsubscribe.tsx', { id: id('unsubscribe') }),
     ]),
     route('logout', 'routes/account/logout.tsx', { id: id('logout') }),
     layout('components/layouts/admin-layout.tsx', { id: id('layout.admin') }, [
@@ -36,6 +37,7 @@ function pages(l: Locale): RouteConfigEntry[] {
         id: id('profile.repost-ad'),
       }),
       route('notifications', 'routes/profile/notifications.tsx', { id: id('notifications') }),
+      route('searches', 'routes/profile/searches.tsx', { id: id('searches') }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       // Before `:taxonomy/:category`, whose first segment could read "posts".

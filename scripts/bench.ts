@@ -4,7 +4,7 @@
 //   npm run bench -- --ads 10000 --postgres postgres://postgres@127.0.0.1:5432
 //   npm run bench -- --db /path/souq.db               an existing SQLite file (copied first; --in-place: not)
 //   npm run bench -- --db postgres://…/souq           an existing PostgreSQL database (written to!)
-//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos
+//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos,alerts
 //            --profile (CPU profile of the server while measured, summarised)  --compare <10 000-ad result .json>  --cache <dir> (seeded databases; default <tmp>/souq-bench)
 //
 // It measures, in order:
@@ -22,6 +22,8 @@
 // 3. the search API, the suggestions (`GET /api/search/suggest`, single letters and prefixes in
 //    Arabic and English), the map and rendered pages again one request at a time (latency without
 //    queueing), then sign-in attempts and the processing of a 12 MP photo;
+// 3b. saved-search alerts in this process (scripts/bench-alerts.ts): one new ad matched against
+//    100 000 saved searches made for the run (--skip alerts leaves it out);
 // 4. with the demo ads, the judged query set's mean recall and precision of the first ten
 //    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`).
 // It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
@@ -39,6 +41,7 @@ import { measureRelevance } from '../server/domain/search/quality/evaluate.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
 import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
+import { ALERTS_TARGET_MS, type AlertsBench, benchAlerts, printAlertsBench } from './bench-alerts.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
 import { type BenchDatabase, prepareBenchDatabase } from './lib/bench-database.ts';
 import { type LoadResult, load, summarise } from './lib/bench-load.ts';
@@ -295,11 +298,14 @@ async function inspectDatabase(db: BenchDatabase) {
       }
       service = { index_ms, rows };
     }
+    // Saved-search alerts: the saved searches are made for the measure and removed after it.
+    const alerts: AlertsBench | null = skip.has('alerts') ? null : await benchAlerts(handle);
     return {
       ads: Number(counts.all),
       published,
       words,
       service,
+      alerts,
       relevance: skip.has('quality') ? null : await relevanceOf(handle, published),
       adPath: await sampleAd(handle),
     };
@@ -764,6 +770,7 @@ if (single.length) {
   console.log('\nOne request at a time (latency without queueing)\n');
   printTable(latencyColumns, single);
 }
+if (facts.alerts) printAlertsBench(facts.alerts);
 
 // The targets of docs/performance.md next to what was measured.
 const checks: { figure: string; measured: string; ok: boolean | null }[] = [];
@@ -884,6 +891,13 @@ if (costliestCached?.cpu_ms && Number.isFinite(staticCpu)) {
     ok: pct >= 50,
   });
 }
+if (facts.alerts) {
+  checks.push({
+    figure: `saved-search alerts: one new ad against ${n(facts.alerts.searches)} saved searches p95 ≤ ${ALERTS_TARGET_MS} ms`,
+    measured: `${facts.alerts.p95_ms} ms (p50 ${facts.alerts.p50_ms} ms, ${facts.alerts.candidates} candidates per ad)`,
+    ok: facts.alerts.p95_ms <= ALERTS_TARGET_MS,
+  });
+}
 const worstMap = worst(single.filter((r) => r.group === 'map'));
 checks.push({
   figure: 'map p95 ≤ 40 ms, one request at a time',
@@ -930,6 +944,7 @@ writeFileSync(
       load_average: { before: loadBefore, after: loadAfter },
       words: facts.words,
       service: facts.service,
+      alerts: facts.alerts,
       relevance: facts.relevance,
       server_start_ms: serverStartMs,
       server_first_search_ms: serverIndexMs,

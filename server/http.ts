@@ -34,7 +34,7 @@ import { pageOriginMismatch, securityHeaders } from './http/security.ts';
 import { sitemapRouter, siteOrigin } from './http/sitemap.ts';
 import { BENCH_STATIC, staticFiles } from './http/static-files.ts';
 import { uploadsRouter } from './http/uploads.ts';
-import { jobHandlers, schedules } from './jobs/app-jobs.ts';
+import { jobHandlers, mailLinks, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
@@ -379,7 +379,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
 
   // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
   // `npm run worker`; a job enqueued by this process wakes this worker at once.
-  const handlers = jobHandlers({ mailer });
+  const handlers = jobHandlers({ mailer, links: mailLinks(config) });
   const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
   if (config.jobsWorker) worker.start();
 

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { setAfterCommitLogger } from './db/transaction.ts';
-import { jobHandlers, schedules } from './jobs/app-jobs.ts';
+import { jobHandlers, mailLinks, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
@@ -22,7 +22,7 @@ const logger = createLogger(config.logLevel);
 const database = openDatabase(config.database, { poolSize: 2 });
 await migrateToLatest(database.db, database.dialect);
 setAfterCommitLogger(logger);
-const handlers = jobHandlers({ mailer: createMailer(config, logger) });
+const handlers = jobHandlers({ mailer: createMailer(config, logger), links: mailLinks(config) });
 const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
 // Notifications written by jobs (expiry, reminders) reach the members' open tabs through the
 // realtime server of the web processes, or the external one (docs/realtime.md).

@@ -9,7 +9,7 @@ import { type AreaNamespace, areaNamespaces } from './config.ts';
 import type { Catalogue, Translator } from './translator.ts';
 
 const files = import.meta.glob<Catalogue>(
-  './locales/*/{auth,profile,admin,contact,notifications,placing,errors,validation}.json',
+  './locales/*/{auth,profile,admin,contact,notifications,placing,errors,validation,alerts}.json',
   {
     import: 'default',
   },

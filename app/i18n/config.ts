@@ -23,6 +23,7 @@ export const namespaces = [
   'map',
   'notifications',
   'placing',
+  'alerts',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 
@@ -43,6 +44,7 @@ export const areaNamespaces = [
   'placing',
   'errors',
   'validation',
+  'alerts',
 ] as const;
 export type AreaNamespace = (typeof areaNamespaces)[number];
 

@@ -9,7 +9,7 @@
 //   a placeholder whose option is absent stays as written, one given as undefined or null is empty;
 // - `defaultValue` when the key has no text; else the key itself, without its namespace.
 // Nothing else: no `$t()` nesting, context, arrays or objects (a key naming an object is missing).
-import { numberFormat } from '~/lib/intl.ts';
+import { numberFormat } from '../lib/intl.ts';
 import type { Locale } from './config.ts';
 
 export interface Catalogue {

@@ -34,6 +34,10 @@ export const FLASH_MESSAGES = {
   'saved-notifications': 'profile:saved.notifications',
   // The notifications page.
   'notifications-read': 'notifications:done.read-all',
+  // The saved searches page.
+  'search-renamed': 'alerts:done.renamed',
+  'search-frequency': 'alerts:done.frequency',
+  'search-deleted': 'alerts:done.deleted',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

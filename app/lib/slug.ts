@@ -30,6 +30,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'posts',
   'users',
   'notifications',
+  'unsubscribe',
   // The server's own paths (server/http.ts and the routers it mounts).
   'api',
   'assets',

@@ -314,6 +314,26 @@ export interface SavedSearchesTable {
   created_at: Timestamp;
 }
 
+/** A saved search's lookup keys for alerts (migration 0020; docs/product/alerts.md). */
+export interface SavedSearchIndexTable {
+  saved_search_id: number;
+  user_id: string;
+  scope_id: number;
+  city_id: number;
+  area_id: number;
+  price_min: ColumnType<number | string | null, number | null | undefined, number | null>;
+  price_max: ColumnType<number | string | null, number | null | undefined, number | null>;
+  currency: string;
+  frequency: string;
+}
+
+export interface SavedSearchMatchesTable {
+  saved_search_id: number;
+  ad_id: number;
+  matched_at: Timestamp;
+  delivered_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: string;
@@ -344,6 +364,8 @@ export interface Database {
   jobs: JobsTable;
   ads: AdsTable;
   saved_searches: SavedSearchesTable;
+  saved_search_index: SavedSearchIndexTable;
+  saved_search_matches: SavedSearchMatchesTable;
   ad_attribute_values: AdAttributeValuesTable;
   ad_images: AdImagesTable;
   ad_status_history: AdStatusHistoryTable;

@@ -8,7 +8,9 @@ import type { NotificationType } from '../../app/lib/validation/profile.ts';
 import type { DB } from '../db/index.ts';
 import { afterCommitOf, withTransaction } from '../db/transaction.ts';
 import { toIso, toJson, toNumber } from '../db/values.ts';
+import { enqueue } from '../jobs/registry.ts';
 import { NotFound } from './errors.ts';
+import { EMAIL_PLANS, type EmailPlan } from './notification-mail/plans.ts';
 
 /** Notifications per page of /notifications. */
 export const NOTIFICATIONS_PAGE_SIZE = 20;
@@ -30,21 +32,35 @@ const told = (change: NotificationChange) => () => void bus.emit('change', chang
 
 /**
  * Writes a notification for `userId` (none when the ad has no owner any more), in the transaction
- * of `db` when it is one; its listeners hear of it once that commits.
+ * of `db` when it is one; its listeners hear of it once that commits. Its mail is planned with it
+ * (`email`, else the type's plan: ./notification-mail/plans.ts): a `notification-mail` job that
+ * sends it if the member wants it when the job runs. Returns the notification's id.
  */
 export async function notify(
   db: DB,
   userId: string | null,
   type: NotificationType,
   data: Record<string, unknown>,
-): Promise<void> {
-  if (!userId) return;
+  options: { email?: EmailPlan } = {},
+): Promise<number | null> {
+  if (!userId) return null;
   const row = await db
     .insertInto('notifications')
     .values({ user_id: userId, type, data: JSON.stringify(data) })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await afterCommitOf(db, told({ kind: 'created', userId, id: Number(row.id), type }));
+  const id = Number(row.id);
+  const plan = options.email ?? EMAIL_PLANS[type];
+  if (plan !== 'none') {
+    await enqueue(
+      db,
+      'notification-mail',
+      { notificationId: id, ...(plan.unlessRead ? { unlessRead: plan.unlessRead } : {}) },
+      { runAt: Date.now() + plan.delayMs },
+    );
+  }
+  await afterCommitOf(db, told({ kind: 'created', userId, id, type }));
+  return id;
 }
 
 /** How many of the member's notifications are unread (the header's counter). */
@@ -64,7 +80,10 @@ export interface NotificationItem {
   data: Record<string, unknown>;
   read: boolean;
   created_at: string;
-  /** The member's own page of the ad it is about (`/profile/posts/…`); null when the ad is gone. */
+  /**
+   * Its subject: the member's own page of the ad it is about (`/profile/posts/…`), else the page its
+   * data names (`path`: a new ad for a saved search, or its results); null when the ad is gone.
+   */
   subject: string | null;
 }
 
@@ -72,6 +91,11 @@ export interface NotificationPage {
   items: NotificationItem[];
   /** The `before` of the next (older) page, or null on the last page. */
   next: number | null;
+}
+
+/** A page of the site a notification names itself (`path`: a saved search's ad or results). */
+function sitePath(path: unknown): string | null {
+  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') ? path : null;
 }
 
 /** The ad a notification is about, from its data (`ad_id`). */
@@ -124,7 +148,7 @@ export async function listNotifications(
         data: r.data,
         read: r.read_at !== null,
         created_at: toIso(r.created_at),
-        subject: adId === null ? null : (paths.get(adId) ?? null),
+        subject: (adId === null ? undefined : paths.get(adId)) ?? sitePath(r.data.path),
       };
     }),
     next: rows.length > limit ? Number(page[page.length - 1]?.id) : null,

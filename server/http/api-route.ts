@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { NotFound } from '../domain/errors.ts';
 
 /** Error statuses an operation may answer, every one with the API's error body (ApiError). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 419 | 422 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 410 | 413 | 415 | 419 | 422 | 429;
 
 export interface ApiHeaderDoc {
   description: string;
@@ -15,7 +15,7 @@ export interface ApiHeaderDoc {
 }
 
 export interface ApiOperation {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** Express path below /api (`/posts/:id/card`). */
   path: string;
   summary: string;
@@ -36,6 +36,11 @@ export interface ApiOperation {
     headers?: Record<string, ApiHeaderDoc>;
   };
   errors?: Partial<Record<ErrorStatus, string>>;
+  /**
+   * `false`: a write authorised by a token in its own path, not by the session cookie (an email's
+   * one-click unsubscribe, posted by mail programs without cookies): no anti-forgery header asked.
+   */
+  xsrf?: false;
 }
 
 type Params<P> = P extends z.ZodObject ? z.output<P> : Record<string, never>;

@@ -48,6 +48,7 @@ import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
 import { openApiDocument } from './openapi.ts';
+import { savedSearchRoutes } from './saved-searches.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
 
 /** The API's locale: the X-Locale header (what the web client sends), else Accept-Language. */
@@ -248,6 +249,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
       },
     }),
     ...adImageRoutes(services, apiLocale),
+    ...savedSearchRoutes(services, apiLocale),
     ...broadcastingRoutes(services, apiLocale),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
@@ -283,8 +285,17 @@ export function apiRouter(services: AppServices): Router {
 
   router.use(apiBodies({ limit: API_BODY_LIMIT, multipart: true }));
   router.use(methodOverride);
-  router.use((req, res, next) => {
+  const routes = apiRoutes(services);
+  router.use((_req, res, next) => {
     res.setHeader('Vary', 'Accept-Language, X-Locale');
+    next();
+  });
+  // Writes authorised by a token of their own (no session cookie to forge with) come before the check.
+  mountApiRoutes(
+    router,
+    routes.filter((r) => r.xsrf === false),
+  );
+  router.use((req, res, next) => {
     if (apiXsrfMismatch(req)) {
       const t = i18nFor(apiLocale(req)).t;
       return void res.status(419).json({ message: t('errors:csrf-mismatch') } satisfies ApiError);
@@ -292,7 +303,10 @@ export function apiRouter(services: AppServices): Router {
     next();
   });
 
-  mountApiRoutes(router, apiRoutes(services));
+  mountApiRoutes(
+    router,
+    routes.filter((r) => r.xsrf !== false),
+  );
 
   router.use((_req, _res, next) => next(new NotFound('errors.not-found')));
   router.use(apiErrorHandler(services));

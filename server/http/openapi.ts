@@ -13,6 +13,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'Not signed in',
   403: 'Signed in, but not allowed',
   404: 'Not found',
+  410: 'Gone: the link has expired',
   413: 'Body too large',
   415: 'Unsupported body type',
   419: 'Missing or wrong X-XSRF-TOKEN (the anti-forgery token)',
@@ -87,7 +88,7 @@ function parameter(writer: SchemaWriter, name: string, where: 'path' | 'query', 
 }
 
 function operationObject(writer: SchemaWriter, op: ApiOperation): Json {
-  const writes = op.method !== 'get';
+  const writes = op.method !== 'get' && op.xsrf !== false;
   const parameters: Json[] = [
     ...Object.entries(op.params?.shape ?? {}).map(([name, s]) => parameter(writer, name, 'path', s as z.ZodType)),
     ...Object.entries(op.query ?? {}).map(([name, s]) => parameter(writer, name, 'query', s)),

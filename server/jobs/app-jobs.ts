@@ -6,7 +6,9 @@ import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { recountTaxonomy } from '../domain/ads/bookkeeping.ts';
 import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
+import { type MailLinks, sendNotificationMail } from '../domain/notification-mail/send.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
+import { alertSavedSearches, deliverDailyDigests } from '../domain/search/alerts.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createStorage, type MediaStorage } from '../media/storage.ts';
 import { type JobHandler, pruneJobs, type Schedule } from './queue.ts';
@@ -26,10 +28,18 @@ const storage: MediaStorage = {
 export interface JobDeps {
   /** Where `send-mail` jobs go (server/mail/index.ts: SMTP, or files without SMTP_URL). */
   mailer: Mailer;
+  /** The links of mails rendered by jobs: the public origin (APP_URL) and the secret of unsubscribe tokens. */
+  links: MailLinks;
 }
 
+/** The links of jobs' mails from the configuration: APP_URL, else this machine at PORT. */
+export const mailLinks = (config: { appUrl: string | undefined; port: number; authSecret: string }): MailLinks => ({
+  origin: config.appUrl ?? `http://localhost:${config.port}`,
+  secret: config.authSecret,
+});
+
 /** The queue's handlers for every job of the registry, payloads checked against their schemas. */
-export const jobHandlers = ({ mailer }: JobDeps): Record<JobName, JobHandler> =>
+export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHandler> =>
   checkedHandlers({
     /** Sends a rendered mail (server/mail/outbox.ts); an SMTP failure is retried with backoff. */
     'send-mail': async (payload) => mailer.send(payload.message),
@@ -60,6 +70,15 @@ export const jobHandlers = ({ mailer }: JobDeps): Record<JobName, JobHandler> =>
       const removed = await pruneUnconfirmedPhoneSignups(db, Date.now(), storage);
       if (removed) logger.info({ removed }, 'unconfirmed phone sign-ups removed');
     },
+    /** A notification's mail, if the member wants it when this runs (server/domain/notification-mail/). */
+    'notification-mail': async (payload, { db }) => void (await sendNotificationMail(db, links, payload)),
+    /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
+    'alert-saved-searches': async (payload, { db }) => void (await alertSavedSearches(db, payload.adId)),
+    /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
+    'saved-search-digests': async (_payload, { db, logger }) => {
+      const delivered = await deliverDailyDigests(db, links);
+      if (delivered) logger.info({ delivered }, 'saved-search digests delivered');
+    },
   });
 
 export const schedules: (Schedule & { name: JobName })[] = [
@@ -70,4 +89,5 @@ export const schedules: (Schedule & { name: JobName })[] = [
   { name: 'prune-jobs', everySeconds: 24 * 60 * 60 },
   { name: 'optimize-database', everySeconds: 6 * 60 * 60 },
   { name: 'prune-unconfirmed-phone-signups', everySeconds: 24 * 60 * 60 },
+  { name: 'saved-search-digests', everySeconds: 60 * 60 },
 ];

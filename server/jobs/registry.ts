@@ -4,6 +4,7 @@
 // hand): one its schema refuses marks the job dead with the reason, it is never retried.
 import { z } from 'zod';
 import type { DB } from '../db/index.ts';
+import { UNREAD_CHECK_KINDS } from '../domain/notification-mail/plans.ts';
 import { mailPayload } from '../mail/outbox.ts';
 import { type EnqueueOptions, enqueueJob, type JobContext, type JobHandler, PermanentJobError } from './queue.ts';
 
@@ -28,6 +29,16 @@ export const JOBS = {
   'optimize-database': none,
   /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
   'prune-unconfirmed-phone-signups': none,
+  /** A notification's mail, if the member wants it when this runs (server/domain/notification-mail/). */
+  'notification-mail': z.object({
+    notificationId: z.number().int().positive(),
+    /** Sent only if this check still finds it unread (server/domain/notification-mail/send.ts). */
+    unlessRead: z.enum(UNREAD_CHECK_KINDS).optional(),
+  }),
+  /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
+  'alert-saved-searches': z.object({ adId: z.number().int().positive() }),
+  /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
+  'saved-search-digests': none,
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -13,6 +13,8 @@ export interface MailMessage {
   html: string;
   text: string;
   replyTo?: string;
+  /** Extra headers (notification mails: List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

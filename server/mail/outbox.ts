@@ -21,6 +21,8 @@ export const MAIL_KINDS = [
   'address-taken',
   'contact-staff',
   'seller-message',
+  'notification',
+  'saved-search-digest',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -32,6 +34,15 @@ export const mailPayload = z.object({
     text: z.string(),
     html: z.string(),
     replyTo: z.string().max(320).optional(),
+    headers: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z][A-Za-z-]*$/)
+          .max(64),
+        z.string().max(2000),
+      )
+      .optional(),
   }),
 });
 
@@ -46,5 +57,6 @@ export const mailJob = (kind: MailKind, message: MailMessage): MailPayload => ({
     text: message.text,
     html: message.html,
     ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+    ...(message.headers ? { headers: message.headers } : {}),
   },
 });

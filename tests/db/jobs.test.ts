@@ -178,7 +178,10 @@ describe.each(dialects)('the app jobs on %s', (dialect) => {
       .insertInto('rate_limits')
       .values({ key: 'live', hits: 1, reset_at: Date.now() + 60_000 })
       .execute();
-    const handlers = jobHandlers({ mailer: { send: async () => {} } });
+    const handlers = jobHandlers({
+      mailer: { send: async () => {} },
+      links: { origin: 'http://souq.test', secret: 'x'.repeat(32) },
+    });
     const w = createWorker({ db: t.db, dialect, logger, handlers, schedules });
     expect(await w.drain()).toBe(schedules.length);
     expect((await t.db.selectFrom('rate_limits').select('key').execute()).map((r) => r.key)).toEqual(['live']);
@@ -242,7 +245,13 @@ describe.each(dialects)('mail through the queue on %s', (dialect) => {
   const mailer = () =>
     createMailer({ smtpUrl: smtp.url, mailFrom: 'Souq <no-reply@souq.test>', dataDir: mailDir }, logger);
   const worker = () =>
-    createWorker({ db: t.db, dialect, logger, handlers: jobHandlers({ mailer: mailer() }), now: () => clock });
+    createWorker({
+      db: t.db,
+      dialect,
+      logger,
+      handlers: jobHandlers({ mailer: mailer(), links: { origin: 'http://souq.test', secret: 'x'.repeat(32) } }),
+      now: () => clock,
+    });
   const job = (id: number | null) => jobRow(t.db, id);
 
   it('retries a refused mail with backoff until the SMTP server takes it', async () => {

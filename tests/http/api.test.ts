@@ -114,10 +114,14 @@ describe('catalogue API', () => {
         '/posts',
         '/posts/map',
         '/posts/{id}/card',
+        '/saved-searches',
+        '/saved-searches/{id}',
+        '/saved-searches/{id}/seen',
         '/search/suggest',
         '/taxonomies',
         '/taxonomies/{slug}/attributes',
         '/taxonomies/{slug}/categories',
+        '/unsubscribe/{token}',
       ].sort(),
     );
     // No OpenID Connect or Firebase on this server: their endpoints are not described.

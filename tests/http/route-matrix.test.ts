@@ -142,6 +142,11 @@ const PAGES: [string, Record<Role, Expect>][] = [
     '/en/notifications?before=abc',
     { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fnotifications%3Fbefore%3Dabc' } },
   ],
+  ['/searches', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fsearches' } }],
+  ['/en/searches', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fsearches' } }],
+  // A token that is not one of ours; the valid and expired ones: tests/http/saved-searches.test.ts.
+  ['/unsubscribe/not-a-token', all(404)],
+  ['/en/unsubscribe/eyJ1IjoieCJ9.forged', all(404)],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
@@ -186,6 +191,7 @@ const API: [string, Record<Role, Expect>][] = [
   ['/api/openapi.json', all(200)],
   ['/api/posts/map?bbox=30,10,34,16&zoom=7', all(200)],
   ['/api/posts/999999999/card', all(404)],
+  ['/api/saved-searches', { ...all(200), visitor: 401 }],
 ];
 
 describe.each([...PAGES, ...API])('%s', (route, expected) => {
@@ -223,6 +229,28 @@ const ACTIONS: [string, Record<string, string>, Record<Role, Expect>][] = [
       visitor: { status: 302, location: '/login?redirect=%2Fnotifications' },
     },
   ],
+  [
+    '/searches',
+    { intent: 'rename', id: '999999999', name: 'x' },
+    { ...all(404), visitor: { status: 302, location: '/login?redirect=%2Fsearches' } },
+  ],
+  [
+    '/en/searches',
+    { intent: 'delete', id: '999999999', confirmed: '1' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fsearches' } },
+  ],
+  [
+    '/en/searches',
+    { intent: 'frequency', id: '1', frequency: 'hourly' },
+    { ...all(422), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fsearches' } },
+  ],
+  ['/en/unsubscribe/eyJ1IjoieCJ9.forged', {}, all(404)],
+  ['/api/saved-searches', { query: 'category=cars' }, { ...all(201), visitor: 401 }],
+  ['/api/saved-searches/999999999/seen', {}, { ...all(404), visitor: 401 }],
+  ['/api/saved-searches/999999999', { _method: 'PATCH', name: 'x' }, { ...all(404), visitor: 401 }],
+  ['/api/saved-searches/999999999', { _method: 'DELETE' }, { ...all(404), visitor: 401 }],
+  // One-click unsubscribe: the token is the authorisation, the same answer for everyone.
+  ['/api/unsubscribe/eyJ1IjoieCJ9.forged', { 'List-Unsubscribe': 'One-Click' }, all(404)],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'private-users.nobody' }, { ...all(403), visitor: 401 }],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'presence-chats.1' }, { ...all(403), visitor: 401 }],
 ];

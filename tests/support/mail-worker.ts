@@ -7,6 +7,9 @@ import { createWorker } from '../../server/jobs/queue.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { MailMessage } from '../../server/mail/index.ts';
 
+/** The secret the test worker signs its mails' unsubscribe links with. */
+export const TEST_MAIL_SECRET = 'test-secret-for-unsubscribe-links-0123456789';
+
 export function startMailWorker(
   database: DatabaseHandle,
   send: (message: MailMessage) => void | Promise<void>,
@@ -15,7 +18,10 @@ export function startMailWorker(
     db: database.db,
     dialect: database.dialect,
     logger: createLogger('silent'),
-    handlers: jobHandlers({ mailer: { send: async (m) => void (await send(m)) } }),
+    handlers: jobHandlers({
+      mailer: { send: async (m) => void (await send(m)) },
+      links: { origin: 'http://souq.test', secret: TEST_MAIL_SECRET },
+    }),
     pollMs: 50,
   });
   worker.start();

@@ -37,6 +37,8 @@ export async function startSmtpCapture(
 export interface CapturedMail {
   to: string;
   subject: string;
+  /** A header by name (case-insensitive), unfolded and decoded; '' when absent. */
+  header: (name: string) => string;
   body: string;
   links: string[];
 }
@@ -79,6 +81,7 @@ export function readMails(dir: string): CapturedMail[] {
     return {
       to: header('To').replace(/.*<|>.*/g, ''),
       subject: header('Subject'),
+      header,
       body,
       links: [...new Set([...body.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&')))],
     };

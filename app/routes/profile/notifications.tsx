@@ -6,6 +6,7 @@ import {
   IconCircleX,
   IconClockHour4,
   IconHourglassEmpty,
+  IconSearch,
 } from '@tabler/icons-react';
 import { data, Form, Link, useNavigation, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router';
 import { z } from 'zod';
@@ -60,6 +61,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       title: typeof n.data.title === 'string' ? n.data.title : null,
       reason: typeof n.data.reason === 'string' ? n.data.reason : null,
       change: n.data.change === true,
+      // A saved search's news: the searches an ad matched (instant), or one search's count (digest).
+      searches: Array.isArray(n.data.searches)
+        ? (n.data.searches as { name?: unknown }[]).map((x) => String(x.name ?? '')).filter(Boolean)
+        : typeof n.data.name === 'string'
+          ? [n.data.name]
+          : [],
+      count: typeof n.data.count === 'number' ? n.data.count : null,
       // Whole days left (an ad-expiring reminder), counted now, so an old reminder does not say "3 days".
       daysLeft: Number.isNaN(expires) ? null : Math.ceil((expires - now.getTime()) / DAY),
     };
@@ -123,6 +131,8 @@ function KindIcon({ item }: { item: Item }) {
       <IconClockHour4 size={20} aria-hidden />
     ) : item.type === 'ad-expired' ? (
       <IconHourglassEmpty size={20} aria-hidden />
+    ) : item.type === 'saved-search-match' ? (
+      <IconSearch size={20} aria-hidden />
     ) : (
       <IconBell size={20} aria-hidden />
     );
@@ -156,6 +166,10 @@ function useWords() {
         };
       case 'ad-expired':
         return { heading: t('kinds.ad-expired'), hint: t('hints.ad-expired') };
+      case 'saved-search-match':
+        return item.count !== null
+          ? { heading: t('kinds.saved-search-digest', { count: item.count }), hint: null }
+          : { heading: t('kinds.saved-search-match'), hint: null };
       default:
         return { heading: t('kinds.other'), hint: null };
     }
@@ -202,6 +216,12 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
         ) : (
           <div className={classes.link}>{content}</div>
         )}
+        {item.searches.length > 0 ? (
+          <Text size="sm">
+            {t('search')}
+            <bdi dir="auto">{item.searches.join('، ')}</bdi>
+          </Text>
+        ) : null}
         {item.reason ? (
           <Text size="sm" dir="auto">
             {t('reason', { reason: reasonLabel(item.reason) })}

@@ -243,9 +243,14 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
             />
           </Text>
         </Box>
-        <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl" ms="auto">
-          {t('placing:mine.title')}
-        </Button>
+        <Group gap="xs" ms="auto">
+          <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl">
+            {t('placing:mine.title')}
+          </Button>
+          <Button component={Link} to={to('/searches')} variant="default" radius="xl">
+            {t('saved-searches')}
+          </Button>
+        </Group>
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">

@@ -14,7 +14,7 @@ import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { parseSearchQuery, searchParamsOf, searchString } from '~/lib/search-query.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { saveSearch } from '../../../server/domain/search/saved.ts';
+import { savedSearchNameOf, saveSearch } from '../../../server/domain/search/saved.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts';
 import { loadListing } from './listing.server.ts';
@@ -65,22 +65,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get('intent') !== 'save-search') throw new Response(null, { status: 400 });
   const { database } = services(context);
   const catalogue = await searchEngine(database).catalogue();
-  const q = resolveQuery(catalogue, parseSearchQuery(url.searchParams)).query;
-  const t = tFor(request);
-  const named = [
-    q.q,
-    q.category
-      ? catalogue.categoryBySlug.get(q.category)
-      : q.taxonomy
-        ? catalogue.taxonomyBySlug.get(q.taxonomy)
-        : null,
-    q.city ? catalogue.cityBySlug.get(q.city) : null,
-  ]
-    .map((x) => (x === null || x === undefined ? null : typeof x === 'string' ? x : localName(locale, x)))
-    .filter((x): x is string => !!x);
-  const name = named.length > 0 ? named.join(' · ') : t('search:title-all');
+  const resolved = resolveQuery(catalogue, parseSearchQuery(url.searchParams));
+  const q = resolved.query;
+  const name = savedSearchNameOf(catalogue, q, locale, tFor(request)('search:title-all'));
   return formAction(form, z.object({}), async () => {
-    await saveSearch(db(context), user.id, searchParamsOf(q).toString(), name);
+    await saveSearch(db(context), user.id, resolved, name);
     const back = new URLSearchParams(searchParamsOf(q));
     back.set('saved', '1');
     return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);

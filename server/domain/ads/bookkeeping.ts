@@ -45,6 +45,10 @@ export async function recordStatus(
       created_at: change.now,
     })
     .execute();
+  // An ad going live is news for the saved searches it matches (server/domain/search/alerts.ts).
+  if (change.to === 'published' && change.from !== 'published') {
+    await enqueue(trx, 'alert-saved-searches', { adId });
+  }
 }
 
 /** Counters change with the status: the ad's taxonomy is recounted once, however many ads changed. */

@@ -18,8 +18,15 @@ export function searchTerms(text: string): string[] {
  * PostgreSQL), for a few ads in hand.
  */
 export function textHasTerms(terms: readonly (readonly string[])[], text: string): boolean {
+  return hasTextTerms(terms, wordSet(text));
+}
+
+/** The words of normalised text, for `hasTextTerms` (one ad asked about many queries). */
+export const wordSet = (text: string): ReadonlySet<string> => new Set(text.split(' '));
+
+/** `textHasTerms` over the words of the text (`wordSet`). */
+export function hasTextTerms(terms: readonly (readonly string[])[], words: ReadonlySet<string>): boolean {
   if (terms.length === 0) return false;
-  const words = new Set(text.split(' '));
   for (let i = 0; i < terms.length - 1; i++)
     if (!(terms[i] as readonly string[]).some((f) => words.has(f))) return false;
   const [prefix, ...exact] = terms[terms.length - 1] as readonly string[];

@@ -73,6 +73,15 @@ function vocabularyOf(catalogue: CatalogueSnapshot): Vocabulary {
 }
 
 /**
+ * A query's text as the search matches it: its words (stop words left out), each with the forms it
+ * matches on, near spellings of the catalogue's words included (./analyzer.ts). None: no text.
+ */
+export function queryTextTerms(catalogue: CatalogueSnapshot, q: string): TextTerms {
+  const words = searchTerms(q);
+  return words.length === 0 ? [] : textTerms(words, vocabularyOf(catalogue));
+}
+
+/**
  * By category id, how well a query names the category: twice the number of its words the names of
  * the category, its ancestors and its taxonomy say (in either language, as a word or its stem; the
  * last word as typed so far), plus one when the query says every word of the name of the category
@@ -274,9 +283,8 @@ class SearchEngine {
     q: string,
     relevance: boolean,
   ): Promise<TextCandidates & { scores: Map<number, number> | null; terms: TextTerms }> {
-    const words = searchTerms(q);
-    if (words.length === 0) return { ids: [], exact: true, scores: null, terms: [] };
-    const terms = textTerms(words, vocabularyOf(await this.catalogue()));
+    const terms = queryTextTerms(await this.catalogue(), q);
+    if (terms.length === 0) return { ids: [], exact: true, scores: null, terms: [] };
     const { ids, exact } = await this.textCache.candidates(terms, () => this.index());
     const { db, dialect } = this.handle;
     // Scores for at most RANK_CAP matches (ranking more costs milliseconds a query); beyond, the
@@ -435,14 +443,29 @@ export interface SearchOptions {
   facets?: boolean;
   /** Only ads featured now (the home page's featured section). */
   featured?: boolean;
+  /** Only ads posted or reposted at or after this time, ms (a saved search's new results). */
+  since?: number;
   now?: number;
 }
 
-/** The categories a query lists (its category's subtree, or its taxonomy's); null for every one. */
+/** Each taxonomy's categories, by catalogue snapshot (read-only lists). */
+const taxonomyScopes = new WeakMap<CatalogueSnapshot, Map<number, number[]>>();
+
+/** The categories a query lists (its category's subtree, or its taxonomy's); null for every one. Read only. */
 function scopeOf(catalogue: CatalogueSnapshot, r: Pick<ResolvedQuery, 'categoryId' | 'taxonomyId'>): number[] | null {
   if (r.categoryId !== null) return catalogue.categoryById.get(r.categoryId)?.subtree ?? [];
   if (r.taxonomyId === null) return null;
-  return [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id);
+  let scopes = taxonomyScopes.get(catalogue);
+  if (!scopes) {
+    scopes = new Map();
+    taxonomyScopes.set(catalogue, scopes);
+  }
+  let ids = scopes.get(r.taxonomyId);
+  if (!ids) {
+    ids = [...catalogue.categoryById.values()].filter((c) => c.taxonomy_id === r.taxonomyId).map((c) => c.id);
+    scopes.set(r.taxonomyId, ids);
+  }
+  return ids;
 }
 
 /** The scan filter of a resolved query (everything but city and area, which the caller counts). */
@@ -452,6 +475,7 @@ export function scanFilter(
   candidates: readonly number[] | null,
   now = Date.now(),
   featuredOnly = false,
+  since: number | null = null,
 ): ScanFilter {
   let categories: Uint8Array | null = null;
   const scope = scopeOf(catalogue, r);
@@ -469,6 +493,7 @@ export function scanFilter(
       ...fieldFilterTests(q, now),
       // (Whole milliseconds: featured after now is featured until at least now + 1.)
       ...(featuredOnly ? [{ kind: 'at-least', column: 'featuredUntil', min: now + 1 } as const] : []),
+      ...(since !== null ? [{ kind: 'at-least', column: 'bumped', min: since } as const] : []),
     ],
     attributes: r.attributes.flatMap((a) => {
       const wanted = q.attributes[a.key];
@@ -733,7 +758,14 @@ export function rankIndex(
   const q = resolved.query;
   const pageSize = options.pageSize ?? RESULTS_PAGE_SIZE;
   const page = options.page ?? 1;
-  const filter = scanFilter(catalogue, resolved, text ? text.ids : null, options.now, options.featured);
+  const filter = scanFilter(
+    catalogue,
+    resolved,
+    text ? text.ids : null,
+    options.now,
+    options.featured,
+    options.since ?? null,
+  );
   const best = new TopK(page * pageSize, index.id);
   const wantChips = options.facets !== false && text?.terms !== undefined && text.terms.length > 0;
   const named = (q.sort === 'relevance' || wantChips) && text?.terms ? namedCategories(catalogue, text.terms) : null;
