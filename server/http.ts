@@ -39,8 +39,8 @@ import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createStorage } from './media/storage.ts';
-import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayChats } from './realtime/chats.ts';
+import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
 import { createSmsSender } from './sms/index.ts';
 

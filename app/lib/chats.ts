@@ -1,6 +1,9 @@
 // Chats' rules that the browser needs too (docs/product/chats.md), apart from their Zod schemas
 // (./validation/chats.ts) so the chat pages can say them without loading Zod.
 
+/** The largest photo file a chat takes (before processing): the ad photos' limit (server/media/images.ts). */
+export const CHAT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
 /** The longest message, in characters. */
 export const CHAT_MESSAGE_MAX = 2000;
 

@@ -34,6 +34,12 @@ export const FLASH_MESSAGES = {
   'saved-notifications': 'profile:saved.notifications',
   // The notifications page.
   'notifications-read': 'notifications:done.read-all',
+  // A chat's options.
+  'chat-archived': 'chats:done.archived',
+  'chat-unarchived': 'chats:done.unarchived',
+  'chat-blocked': 'chats:done.blocked',
+  'chat-unblocked': 'chats:done.unblocked',
+  'chat-reported': 'chats:done.reported',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

@@ -14,14 +14,7 @@ import { z } from 'zod';
 import type { MailMessage } from './index.ts';
 
 /** What a mail is, for logs and the back office's job list (not used to send it). */
-export const MAIL_KINDS = [
-  'verify-email',
-  'change-email',
-  'reset-password',
-  'address-taken',
-  'contact-staff',
-  'seller-message',
-] as const;
+export const MAIL_KINDS = ['verify-email', 'change-email', 'reset-password', 'address-taken', 'contact-staff'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export const mailPayload = z.object({

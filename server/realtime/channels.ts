@@ -23,7 +23,7 @@ export async function channelGrant(
   if (channel === userChannel(user.id)) return {};
   const chat = parseId(CHAT_PRESENCE.exec(channel)?.[1]);
   if (chat !== null && (await isChatMember(db, user.id, chat))) {
-    const info: ChatMemberInfo = { name: [...user.name].slice(0, 100).join(''), image: user.image };
+    const info: ChatMemberInfo = { id: user.id, name: [...user.name].slice(0, 100).join(''), image: user.image };
     return { channelData: JSON.stringify({ user_id: user.id, user_info: info }) };
   }
   return null;

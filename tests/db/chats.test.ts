@@ -447,7 +447,7 @@ describe.each(dialects)('chats on %s', (dialect) => {
     );
     expect(JSON.parse(grant?.channelData ?? '{}')).toEqual({
       user_id: seller.id,
-      user_info: { name: 'Seller Name', image: null },
+      user_info: { id: seller.id, name: 'Seller Name', image: null },
     });
     const stranger = await member();
     for (const channel of [

@@ -5,6 +5,7 @@ import { SuggestInput } from '~/components/search/suggest-input.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
+import { ChatsLink } from './chats-link.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
@@ -73,6 +74,7 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
           </Button>
           <LanguageSwitch />
           <ColorModeSwitch />
+          <ChatsLink />
           <NotificationBell />
           <AccountButton />
         </div>

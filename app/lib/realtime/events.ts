@@ -77,8 +77,9 @@ export interface TypingWhisper {
   typing: boolean;
 }
 
-/** What the presence channel's `channel_data` says of each member (`user_info`). */
+/** What the presence channel's `channel_data` says of each member (`user_info`; laravel-echo hands on only this). */
 export interface ChatMemberInfo {
+  id: string;
   name: string;
   image: string | null;
 }

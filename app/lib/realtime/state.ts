@@ -32,7 +32,7 @@ const subscribeState = (listener: () => void) => {
 
 /**
  * The realtime connection's state, `initialized` until the client starts (and always for visitors
- * and on the server). Chats will show a quiet "reconnecting…" hint while it is not `connected`.
+ * and on the server). The chat thread shows a quiet "reconnecting…" hint while it is not `connected`.
  */
 export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(
@@ -64,4 +64,81 @@ export function useUserEvent<E extends UserEventName>(event: E, handler: Handler
     set.add(h as Handler<never>);
     return () => void set.delete(h as Handler<never>);
   }, [event]);
+}
+
+/** What a page hears of a presence channel it joined (app/lib/realtime/client.ts joins it). */
+export interface PresenceListener<Info> {
+  /** Subscribed (again, after a reconnect): who is there. A page catches up on what it missed. */
+  here: (members: Info[]) => void;
+  joining: (member: Info) => void;
+  leaving: (member: Info) => void;
+  /** A server event of the channel (its name as published, e.g. `message.created`). */
+  event: (name: string, data: unknown) => void;
+  /** A client event of another member (laravel-echo's whisper; its name without `client-`). */
+  whisper: (name: string, data: unknown) => void;
+}
+
+/** A joined channel: leave it, or whisper on it. */
+export interface PresenceHandle {
+  leave: () => void;
+  whisper: (name: string, data: unknown) => void;
+}
+
+type Joiner = (channel: string, listener: PresenceListener<unknown>) => PresenceHandle;
+let joiner: Joiner | null = null;
+const wanted = new Map<symbol, { channel: string; listener: PresenceListener<unknown>; handle?: PresenceHandle }>();
+
+/**
+ * Called by the client once it is connected (and with null when it stops): joins the presence
+ * channels the page's components want, now and later.
+ */
+export function setPresenceJoiner(next: Joiner | null): void {
+  for (const entry of wanted.values()) {
+    entry.handle?.leave();
+    entry.handle = undefined;
+  }
+  joiner = next;
+  if (joiner) for (const entry of wanted.values()) entry.handle = joiner(entry.channel, entry.listener);
+}
+
+/**
+ * Joins presence channel `channel` (e.g. `presence-chats.5`) while mounted, as soon as the
+ * member's realtime client runs; `whisper` sends a client event when joined (dropped otherwise).
+ */
+export function usePresenceChannel<Info>(
+  channel: string | null,
+  listener: PresenceListener<Info>,
+): { whisper: (name: string, data: unknown) => void } {
+  const latest = useRef(listener);
+  latest.current = listener;
+  const key = useRef<symbol | null>(null);
+  useEffect(() => {
+    if (!channel) return;
+    const id = Symbol(channel);
+    key.current = id;
+    const relay: PresenceListener<unknown> = {
+      here: (m) => latest.current.here(m as Info[]),
+      joining: (m) => latest.current.joining(m as Info),
+      leaving: (m) => latest.current.leaving(m as Info),
+      event: (n, d) => latest.current.event(n, d),
+      whisper: (n, d) => latest.current.whisper(n, d),
+    };
+    const entry: { channel: string; listener: PresenceListener<unknown>; handle?: PresenceHandle } = {
+      channel,
+      listener: relay,
+    };
+    wanted.set(id, entry);
+    if (joiner) entry.handle = joiner(channel, relay);
+    return () => {
+      entry.handle?.leave();
+      wanted.delete(id);
+      if (key.current === id) key.current = null;
+    };
+  }, [channel]);
+  return {
+    whisper: (name, data) => {
+      const entry = key.current ? wanted.get(key.current) : undefined;
+      entry?.handle?.whisper(name, data);
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CHAT_MESSAGE_MAX, CHAT_REPORT_REASONS, CLIENT_KEY_PATTERN } from '../chats.ts';
 import { PRICE_MAX } from './ads.ts';
 import { ID_PARAMETER } from './id.ts';
+import { imageFile } from './profile.ts';
 import { field, latinDigits, requiredField, rules } from './rules.ts';
 
 /** The idempotency key; optional (a message without one is never de-duplicated). */
@@ -22,6 +23,9 @@ export const chatCaptionSchema = z.object({
   body: field(rules.max(CHAT_MESSAGE_MAX)),
   client_key: clientKeyField,
 });
+
+/** A photo sent from the thread's form (without JavaScript) with its optional caption. */
+export const chatPhotoSchema = (maxBytes: number) => chatCaptionSchema.extend({ image: imageFile(maxBytes) });
 
 /** A price offer, in the ad's currency, in whole units. */
 export const chatOfferSchema = z.object({

@@ -3,7 +3,8 @@
 // GPS stripped), stored as two WebP variants under `chats/<yyyy>/<mm>/<random>`. As with ad photos,
 // the random part (128 bits) is what keeps a photo's address private.
 import { randomBytes } from 'node:crypto';
-import { type ImageVariantSpec, MAX_IMAGE_BYTES, processImage } from '../../media/images.ts';
+import { CHAT_IMAGE_MAX_BYTES } from '../../../app/lib/chats.ts';
+import { type ImageVariantSpec, processImage } from '../../media/images.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 
 export const CHAT_IMAGE_VARIANTS = [
@@ -11,8 +12,8 @@ export const CHAT_IMAGE_VARIANTS = [
   { name: 'large', width: 1600, height: 3200, fit: 'inside' },
 ] as const satisfies readonly ImageVariantSpec[];
 
-/** The largest photo file accepted (before processing): the ad photos' limit. */
-export const MAX_CHAT_IMAGE_BYTES = MAX_IMAGE_BYTES;
+/** The largest photo file accepted (before processing): the ad photos' limit, MAX_IMAGE_BYTES. */
+export const MAX_CHAT_IMAGE_BYTES = CHAT_IMAGE_MAX_BYTES;
 
 export interface StoredChatImage {
   key: string;
