@@ -17,6 +17,7 @@ import {
 } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { FlashToast } from '~/components/flash-toast.tsx';
+import { ChatsCount, MemberCounters } from '~/components/layouts/site-header.tsx';
 import { PageLoadBar } from '~/components/progress-bar.tsx';
 import { VersionWatcher } from '~/components/version-watcher.tsx';
 import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
@@ -59,6 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Members only (their pages are never shared: app/lib/page-cache.ts): the header's unread counters
   // and where the realtime client connects. A visitor's render asks the database nothing more.
   const user = await currentUser(request, context);
+  if (user) await Promise.all([MemberCounters.preload(), ChatsCount.preload()]);
   const member = user
     ? {
         unread: await countUnread(services(context).database.db, user.id),

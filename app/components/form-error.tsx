@@ -8,6 +8,8 @@ import { useT } from '~/i18n/use-t.ts';
 export function useFormErrorText() {
   const { t } = useT();
   return (code: string) => {
+    // A catalogue key with its namespace (a chat's refusal: its page has loaded its words), said as it is.
+    if (/^[a-z]+:[\w-]+\./.test(code)) return t(code);
     const [key, arg] = code.split(':');
     return key === 'too-many'
       ? t('errors:too-many-requests-minutes', { count: Number(arg) })

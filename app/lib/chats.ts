@@ -7,7 +7,7 @@ export const CHAT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** The longest message, in characters. */
 export const CHAT_MESSAGE_MAX = 2000;
 
-/** The first messages a buyer may send with one tap; their words are `chats:quick.<key>`. */
+/** The first messages a buyer may send with one tap; their words are the chats catalogue's `quick.<key>`. */
 export const QUICK_REPLIES = ['available', 'final-price', 'where', 'swap'] as const;
 
 /** Why a member reports the other side of a chat, in the order the form lists them. */

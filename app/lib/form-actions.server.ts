@@ -61,7 +61,7 @@ export interface FormActionOptions<Extra> {
  * the fields' errors when it does not pass), then `work` — the domain call, answering a redirect or
  * data (`cleared()` is the form's state emptied, for a form that stays on its page). What the domain refuses becomes the form's reply: Invalid → 422 with its field errors (and
  * `form` as `formError`), TooManyRequests → 429 with `too-many:<minutes>` and Retry-After, Forbidden with
- * words (`errors.<key>`) → 403 with `<key>` as `formError`. Any other
+ * words (`<namespace>.<key>`) → 403 with `<namespace>:<key>` as `formError`. Any other
  * domain error goes on to the page error mapper (server/http/pages.ts): NotFound is a 404.
  * Form-wide errors stay out of Conform's result: a server form error there would keep blocking the
  * next submission.
@@ -96,9 +96,9 @@ export async function formAction<Schema extends ZodType, T, Extra = unknown>(
       const { form: formWide, ...fieldErrors } = error.errors;
       return data<FormReply<Extra>>({ result: reply(fieldErrors), formError: formWide?.[0] }, { status: 422 });
     }
-    if (error instanceof Forbidden && error.message.startsWith('errors.')) {
-      // A refusal with words of its own (`errors.chat-cant-reply`): the form says them.
-      return data<FormReply<Extra>>({ result: reply(), formError: error.message.slice(7) }, { status: 403 });
+    if (error instanceof Forbidden && /^[a-z]+\.[\w.-]+$/.test(error.message)) {
+      // A refusal with words of its own (a catalogue key, namespace first): the form says them.
+      return data<FormReply<Extra>>({ result: reply(), formError: error.message.replace('.', ':') }, { status: 403 });
     }
     throw error;
   }

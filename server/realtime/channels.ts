@@ -2,7 +2,8 @@
 // authorisation"): a member's own `private-users.{id}`, and `presence-chats.{id}` for that chat's
 // two participants (their presence says who they are: id, name and avatar). Anything else is refused.
 import { parseId } from '../../app/lib/ids.ts';
-import { type ChatMemberInfo, userChannel } from '../../app/lib/realtime/events.ts';
+import { userChannel } from '../../app/lib/realtime/events.ts';
+import type { ChatMemberInfo } from '../../app/lib/realtime/presence.ts';
 import type { DB } from '../db/index.ts';
 import { isChatMember } from '../domain/chats/chats.ts';
 

@@ -10,14 +10,16 @@ import {
   CHAT_READ,
   type ChatMessageEvent,
   type ChatReadEvent,
+  userChannel,
+} from '../../app/lib/realtime/events.ts';
+import {
   chatChannel,
   THREAD_MESSAGE,
   THREAD_MESSAGE_UPDATED,
   THREAD_READ,
   type ThreadMessageEvent,
   type ThreadReadEvent,
-  userChannel,
-} from '../../app/lib/realtime/events.ts';
+} from '../../app/lib/realtime/presence.ts';
 import type { DB } from '../db/index.ts';
 import { countUnreadChats } from '../domain/chats/chats.ts';
 import { onChatChange } from '../domain/chats/events.ts';

@@ -140,12 +140,12 @@ describe.each(dialects)('chats on %s', (dialect) => {
     const ad = await liveAd(seller);
     const before = await countRows('chats');
     await expect(startChat(t.db, { adId: ad.id, buyerId: seller.id }, text('hi'))).rejects.toThrow(
-      new Forbidden('errors.chat-own-ad'),
+      new Forbidden('chats.errors.own-ad'),
     );
     for (const status of ['sold', 'expired', 'deleted', 'pending'] as const) {
       await setStatus(ad.id, status);
       await expect(startChat(t.db, { adId: ad.id, buyerId: buyer.id }, text('hi'))).rejects.toThrow(
-        new Forbidden('errors.chat-ad-unavailable'),
+        new Forbidden('chats.errors.ad-unavailable'),
       );
     }
     await setStatus(ad.id, 'published');
@@ -200,14 +200,14 @@ describe.each(dialects)('chats on %s', (dialect) => {
     await sendMessage(t.db, { chatId, senderId: seller.id }, text('Sold to you, come tomorrow'));
     // No offers on a sold ad.
     await expect(sendMessage(t.db, { chatId, senderId: buyer.id }, { kind: 'offer', amount: 100 })).rejects.toThrow(
-      new Forbidden('errors.chat-offer-unavailable'),
+      new Forbidden('chats.errors.offer-unavailable'),
     );
     await setStatus(ad.id, 'deleted');
     const thread = await loadThread(t.db, buyer.id, chatId);
     expect(thread.reply).toBe('closed');
     expect(thread.messages).toHaveLength(2);
     await expect(sendMessage(t.db, { chatId, senderId: buyer.id }, text('still there?'))).rejects.toThrow(
-      new Forbidden('errors.chat-closed'),
+      new Forbidden('chats.errors.closed'),
     );
     expect(await countRows('chat_messages', chatId)).toBe(2);
   });
@@ -293,10 +293,10 @@ describe.each(dialects)('chats on %s', (dialect) => {
     ).rejects.toBeInstanceOf(Forbidden);
     await expect(
       answerOffer(t.db, { chatId, userId: buyer.id, messageId: second.message.id, decision: 'accept' }),
-    ).rejects.toThrow(new Forbidden('errors.chat-offer-not-yours'));
+    ).rejects.toThrow(new Forbidden('chats.errors.offer-not-yours'));
     await expect(
       answerOffer(t.db, { chatId, userId: seller.id, messageId: first.message.id, decision: 'accept' }),
-    ).rejects.toThrow(new Forbidden('errors.chat-offer-answered'));
+    ).rejects.toThrow(new Forbidden('chats.errors.offer-answered'));
     heard.length = 0;
     const answer = await answerOffer(t.db, {
       chatId,
@@ -309,7 +309,7 @@ describe.each(dialects)('chats on %s', (dialect) => {
     expect(heard.map((h) => h.kind)).toEqual(['message-updated', 'message']);
     await expect(
       answerOffer(t.db, { chatId, userId: seller.id, messageId: second.message.id, decision: 'decline' }),
-    ).rejects.toThrow(new Forbidden('errors.chat-offer-answered'));
+    ).rejects.toThrow(new Forbidden('chats.errors.offer-answered'));
     thread = await loadThread(t.db, buyer.id, chatId);
     expect(thread.messages.map((m) => m.offer?.status ?? m.kind)).toEqual(['replaced', 'accepted', 'offer-accepted']);
     expect(thread.me.unread).toBe(1);
@@ -317,7 +317,7 @@ describe.each(dialects)('chats on %s', (dialect) => {
     const free = await liveAd(seller, { price_type: 'free', price: undefined });
     expect((await chatStartState(t.db, buyer.id, free.id)).can_offer).toBe(false);
     await expect(startChat(t.db, { adId: free.id, buyerId: buyer.id }, { kind: 'offer', amount: 5 })).rejects.toThrow(
-      new Forbidden('errors.chat-offer-unavailable'),
+      new Forbidden('chats.errors.offer-unavailable'),
     );
   });
 
@@ -360,13 +360,13 @@ describe.each(dialects)('chats on %s', (dialect) => {
     expect((await loadThread(t.db, buyer.id, chatId)).reply).toBe('blocked');
     expect((await loadThread(t.db, seller.id, chatId)).reply).toBe('blocked-by-me');
     await expect(sendMessage(t.db, { chatId, senderId: buyer.id }, text('why?'))).rejects.toThrow(
-      new Forbidden('errors.chat-cant-reply'),
+      new Forbidden('chats.errors.cant-reply'),
     );
     await expect(sendMessage(t.db, { chatId, senderId: seller.id }, text('bye'))).rejects.toThrow(
-      new Forbidden('errors.chat-you-blocked'),
+      new Forbidden('chats.errors.you-blocked'),
     );
     await expect(startChat(t.db, { adId: other.id, buyerId: buyer.id }, text('hi'))).rejects.toThrow(
-      new Forbidden('errors.chat-cant-reply'),
+      new Forbidden('chats.errors.cant-reply'),
     );
     expect(await countRows('chat_messages', chatId)).toBe(1);
     await unblockChatMember(t.db, seller.id, chatId);

@@ -1,5 +1,5 @@
 import { Button, Stack, Text } from '@mantine/core';
-import { IconBrandWhatsapp, IconMessageCircle, IconPhone } from '@tabler/icons-react';
+import { IconBrandWhatsapp, IconMessages, IconPhone } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Form, Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
@@ -79,7 +79,7 @@ function Actions({ contact, signedIn, loginHref, chatHref, revealed, size }: Con
       <Action
         key="chat"
         size={size}
-        icon={<IconMessageCircle aria-hidden size={20} />}
+        icon={<IconMessages aria-hidden size={20} />}
         href={chatHref}
         label={bar ? t('page.chat') : signedIn ? t('page.chat-title') : t('page.login-for-chat')}
         title={bar ? (signedIn ? t('page.chat-title') : t('page.login-for-chat')) : undefined}

@@ -1,6 +1,6 @@
 // A chat thread, live (docs/product/chats.md, "Live"): the thread page's messages kept current
 // without a reload, from the chat's presence channel (new and changed messages, read receipts,
-// who is here, typing) joined through the member's realtime client (app/lib/realtime/state.ts);
+// who is here, typing) joined through the member's realtime client (app/lib/realtime/presence.ts);
 // what the page missed while disconnected fetched by cursor (`GET /api/chats/{id}/messages?after=`)
 // each time the channel is (re)joined, merged by id so nothing is lost or doubled; messages sent
 // through the API with an idempotency key, kept in an outbox (localStorage for texts and offers)
@@ -8,8 +8,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Locale } from '~/i18n/config.ts';
 import { apiErrorText, apiSend, NetworkError } from '~/lib/api-client.ts';
+import { CHAT_READ } from '~/lib/realtime/events.ts';
 import {
-  CHAT_READ,
   type ChatMemberInfo,
   chatChannel,
   THREAD_MESSAGE,
@@ -19,8 +19,9 @@ import {
   type ThreadReadEvent,
   TYPING_WHISPER,
   type TypingWhisper,
-} from '~/lib/realtime/events.ts';
-import { dispatchUserEvent, useConnectionState, usePresenceChannel } from '~/lib/realtime/state.ts';
+  usePresenceChannel,
+} from '~/lib/realtime/presence.ts';
+import { dispatchUserEvent, useConnectionState } from '~/lib/realtime/state.ts';
 import type { ChatMessage, Delivery } from './chat-parts.tsx';
 
 export interface PendingMessage {

@@ -13,15 +13,9 @@ import {
   channelName,
   echoSettings,
 } from './config.ts';
-import {
-  THREAD_MESSAGE,
-  THREAD_MESSAGE_UPDATED,
-  THREAD_READ,
-  TYPING_WHISPER,
-  USER_EVENTS,
-  type UserEvents,
-} from './events.ts';
-import { type ConnectionState, dispatchUserEvent, setConnectionState, setPresenceJoiner } from './state.ts';
+import { USER_EVENTS, type UserEvents } from './events.ts';
+import { setPresenceJoiner, THREAD_MESSAGE, THREAD_MESSAGE_UPDATED, THREAD_READ, TYPING_WHISPER } from './presence.ts';
+import { type ConnectionState, dispatchUserEvent, setConnectionState } from './state.ts';
 
 /** The server events of a chat's presence channel that pages hear (app/lib/realtime/events.ts). */
 const PRESENCE_EVENTS = [THREAD_MESSAGE, THREAD_MESSAGE_UPDATED, THREAD_READ] as const;

@@ -3,7 +3,6 @@
 // (server/realtime/notifications.ts, server/realtime/chats.ts) and the browser's realtime client.
 // Names are used as they are: laravel-echo listens to them with a leading dot
 // (`.notification.created`), so no namespace is put in front.
-import type { ChatMessageView } from '../../../server/domain/chats/view.ts';
 
 /** A member's own channel: `private-users.{id}`, authorised only for that member. */
 export const userChannel = (userId: string) => `private-users.${userId}`;
@@ -51,35 +50,3 @@ export interface UserEvents {
 
 export type UserEventName = keyof UserEvents;
 export const USER_EVENTS: readonly UserEventName[] = [NOTIFICATION_CREATED, NOTIFICATION_READ, CHAT_MESSAGE, CHAT_READ];
-
-/** A chat's presence channel: its two participants, who is here, typing, the thread's events. */
-export const chatChannel = (chatId: number) => `presence-chats.${chatId}`;
-
-/** A message stored in the chat: the whole message. */
-export const THREAD_MESSAGE = 'message.created';
-/** A message changed (an offer answered): the whole message as it is now. */
-export const THREAD_MESSAGE_UPDATED = 'message.updated';
-/** A participant read up to a message (read receipts). */
-export const THREAD_READ = 'chat.read';
-/** Client event (laravel-echo's whisper `typing`): a participant is typing, or stopped. */
-export const TYPING_WHISPER = 'typing';
-
-export interface ThreadMessageEvent {
-  message: ChatMessageView;
-}
-
-export interface ThreadReadEvent {
-  user_id: string;
-  last_read_message_id: number;
-}
-
-export interface TypingWhisper {
-  typing: boolean;
-}
-
-/** What the presence channel's `channel_data` says of each member (`user_info`; laravel-echo hands on only this). */
-export interface ChatMemberInfo {
-  id: string;
-  name: string;
-  image: string | null;
-}

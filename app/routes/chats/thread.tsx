@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Alert, Anchor, Button, FileInput, Group, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconArrowLeft, IconCamera, IconDotsVertical, IconSend, IconWifiOff } from '@tabler/icons-react';
+import { IconArrowLeft, IconDotsVertical, IconPaperclip, IconSend, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { z } from 'zod';
@@ -530,10 +530,10 @@ export default function ThreadPage({ loaderData, actionData }: Route.ComponentPr
               </Button>
             </div>
           </Form>
-          <details className={classes.details}>
+          <details className={classes.details} open={!!(fieldError('image') || fieldError('amount')) || undefined}>
             <summary>
               <Text span size="sm" c="dimmed">
-                <IconCamera size={16} aria-hidden /> {t('composer.more')}
+                <IconPaperclip size={16} aria-hidden /> {t('composer.more')}
               </Text>
             </summary>
             <Stack gap="sm">

@@ -202,9 +202,9 @@ export async function chatState(db: DB, userId: string, chatId: number): Promise
 
 /** Refuses a write in a chat that is not open, with the words its participant may read. */
 export function requireOpen(state: Pick<ChatState, 'reply'>): void {
-  if (state.reply === 'closed') throw new Forbidden('errors.chat-closed');
-  if (state.reply === 'blocked-by-me') throw new Forbidden('errors.chat-you-blocked');
-  if (state.reply === 'blocked') throw new Forbidden('errors.chat-cant-reply');
+  if (state.reply === 'closed') throw new Forbidden('chats.errors.closed');
+  if (state.reply === 'blocked-by-me') throw new Forbidden('chats.errors.you-blocked');
+  if (state.reply === 'blocked') throw new Forbidden('chats.errors.cant-reply');
 }
 
 /** The buyer's chat about an ad, if they have one. */
@@ -289,10 +289,10 @@ export async function startChat(
     );
     return { ...sent, created: false };
   }
-  if (start.refusal === 'own') throw new Forbidden('errors.chat-own-ad');
-  if (start.refusal === 'unavailable') throw new Forbidden('errors.chat-ad-unavailable');
-  if (start.refusal === 'blocked') throw new Forbidden('errors.chat-cant-reply');
-  if (checked.kind === 'offer' && !start.can_offer) throw new Forbidden('errors.chat-offer-unavailable');
+  if (start.refusal === 'own') throw new Forbidden('chats.errors.own-ad');
+  if (start.refusal === 'unavailable') throw new Forbidden('chats.errors.ad-unavailable');
+  if (start.refusal === 'blocked') throw new Forbidden('chats.errors.cant-reply');
+  if (checked.kind === 'offer' && !start.can_offer) throw new Forbidden('chats.errors.offer-unavailable');
   const sellerId = start.ad.seller_id as string;
   const prepared = await prepareMessage(db, input.buyerId, input.clientKey, checked, now);
   if ('duplicate' in prepared) return { ...prepared.duplicate, created: false };

@@ -199,7 +199,7 @@ export async function sendMessage(
     return { message: earlier, duplicate: true };
   }
   requireOpen(state);
-  if (checked.kind === 'offer' && !state.can_offer) throw new Forbidden('errors.chat-offer-unavailable');
+  if (checked.kind === 'offer' && !state.can_offer) throw new Forbidden('chats.errors.offer-unavailable');
   const prepared = await prepareMessage(db, input.senderId, input.clientKey, checked, now);
   if ('duplicate' in prepared) return prepared.duplicate;
   let message: ChatMessageView;
@@ -342,9 +342,9 @@ export async function answerOffer(
     .where('chat_messages.kind', '=', 'offer')
     .executeTakeFirst();
   if (!offer) throw new NotFound('errors.not-found');
-  if (state.role !== 'seller') throw new Forbidden('errors.chat-offer-not-yours');
+  if (state.role !== 'seller') throw new Forbidden('chats.errors.offer-not-yours');
   requireOpen(state);
-  if (offer.offer_status !== 'pending') throw new Forbidden('errors.chat-offer-answered');
+  if (offer.offer_status !== 'pending') throw new Forbidden('chats.errors.offer-answered');
   const kind = input.decision === 'accept' ? 'offer-accepted' : 'offer-declined';
   const prepared = await prepareMessage(db, input.userId, undefined, { kind: 'text', body: '' }, now);
   if ('duplicate' in prepared) return prepared.duplicate;
@@ -355,7 +355,7 @@ export async function answerOffer(
       .where('id', '=', input.messageId)
       .where('offer_status', '=', 'pending')
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw new Forbidden('errors.chat-offer-answered');
+    if (Number(done.numUpdatedRows) === 0) throw new Forbidden('chats.errors.offer-answered');
     const updated = messageView(
       await messageQuery(tx).where('chat_messages.id', '=', input.messageId).executeTakeFirstOrThrow(),
     );
