@@ -17,6 +17,7 @@ import {
 } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { FlashToast } from '~/components/flash-toast.tsx';
+import { ChatsCount, MemberCounters } from '~/components/layouts/site-header.tsx';
 import { PageLoadBar } from '~/components/progress-bar.tsx';
 import { VersionWatcher } from '~/components/version-watcher.tsx';
 import { localeDirs, localeOfPath, localeTags } from '~/i18n/config.ts';
@@ -27,6 +28,7 @@ import { useMemberRealtime } from '~/lib/realtime/use-member-realtime.ts';
 import { refuseUnreadableBody, services, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { BRAND_COLOR, THEME_CSS, theme } from '~/lib/theme.ts';
+import { countUnreadChats } from '../server/domain/chats/chats.ts';
 import { countUnread } from '../server/domain/notifications.ts';
 import { browserRealtimeConfig } from '../server/realtime/browser-config.ts';
 import type { Route } from './+types/root';
@@ -55,12 +57,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A completed action's message, shown once: read here, cleared in the same answer.
   const flash = readFlash(request);
   const headers: HeadersInit = hasFlashCookie(request) ? { 'Set-Cookie': CLEAR_FLASH } : {};
-  // Members only (their pages are never shared: app/lib/page-cache.ts): the header's unread counter
+  // Members only (their pages are never shared: app/lib/page-cache.ts): the header's unread counters
   // and where the realtime client connects. A visitor's render asks the database nothing more.
   const user = await currentUser(request, context);
+  if (user) await Promise.all([MemberCounters.preload(), ChatsCount.preload()]);
   const member = user
     ? {
         unread: await countUnread(services(context).database.db, user.id),
+        unreadChats: await countUnreadChats(services(context).database.db, user.id),
         realtime: browserRealtimeConfig(config.realtime),
       }
     : null;
@@ -74,6 +78,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       user: user ? { id: user.id, name: user.name, image: user.image } : null,
       /** The member's unread notifications (the header's bell), updated live by the realtime client. */
       unread: member?.unread ?? null,
+      /** The member's chats holding unread messages (the header's chats link), updated live too. */
+      unreadChats: member?.unreadChats ?? null,
       realtime: member?.realtime ?? null,
       errorTitles: {
         notFound: tFor(request)('common:error-page.page-not-found'),

@@ -39,6 +39,7 @@ import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createStorage } from './media/storage.ts';
+import { relayChats } from './realtime/chats.ts';
 import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
 import { createSmsSender } from './sms/index.ts';
@@ -373,8 +374,10 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     realtime: createPublisher(config.realtime, realtime),
   };
   setAfterCommitLogger(logger);
-  // Notifications written here reach the member's open tabs (server/realtime/notifications.ts).
-  const stopRelay = relayNotifications(database.db, services.realtime, logger);
+  // Notifications and chat messages written here reach the members' open tabs
+  // (server/realtime/notifications.ts, server/realtime/chats.ts).
+  const stopNotifications = relayNotifications(database.db, services.realtime, logger);
+  const stopChats = relayChats(database.db, services.realtime, logger);
   const app = createApp(services, { devMiddleware: opts.devMiddleware, realtime });
 
   // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
@@ -425,7 +428,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
         });
       });
       await worker.stop();
-      stopRelay();
+      stopNotifications();
+      stopChats();
       await database.close();
     })();
     return closing;

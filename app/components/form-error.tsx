@@ -9,6 +9,8 @@ export function useFormErrorText() {
   useAreaCatalogues('errors');
   const { t } = useT();
   return (code: string) => {
+    // A catalogue key with its namespace (a chat's refusal: its page has loaded its words), said as it is.
+    if (/^[a-z]+:[\w-]+\./.test(code)) return t(code);
     const [key, arg] = code.split(':');
     return key === 'too-many'
       ? t('errors:too-many-requests-minutes', { count: Number(arg) })

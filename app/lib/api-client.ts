@@ -81,7 +81,8 @@ function parse(text: string): unknown {
 
 interface SendOptions {
   locale: Locale;
-  body?: FormData;
+  /** A multipart form (uploads) or url-encoded fields. */
+  body?: FormData | URLSearchParams;
   /** Upload progress, 0–1 (XMLHttpRequest's upload events: fetch has none). */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;

@@ -38,6 +38,12 @@ export const FLASH_MESSAGES = {
   'search-renamed': 'alerts:done.renamed',
   'search-frequency': 'alerts:done.frequency',
   'search-deleted': 'alerts:done.deleted',
+  // A chat's options.
+  'chat-archived': 'chats:done.archived',
+  'chat-unarchived': 'chats:done.unarchived',
+  'chat-blocked': 'chats:done.blocked',
+  'chat-unblocked': 'chats:done.unblocked',
+  'chat-reported': 'chats:done.reported',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

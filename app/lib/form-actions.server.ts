@@ -9,7 +9,7 @@ import { localeOf, requestInfo, services } from '~/lib/route.server.ts';
 import { CLIENT_IP_HEADER, siteBaseUrl } from '../../server/auth/index.ts';
 import { OIDC_PROVIDER_ID, oidcErrorCode } from '../../server/auth/oidc.ts';
 import type { AccountNotices, AuthMeta } from '../../server/domain/accounts.ts';
-import { Invalid, TooManyRequests } from '../../server/domain/errors.ts';
+import { Forbidden, Invalid, TooManyRequests } from '../../server/domain/errors.ts';
 
 /** Where to go after signing in: a local `redirect=` target, else the home page of the locale. */
 export function afterAuthTarget(request: Request, requested: string | undefined | null): string {
@@ -60,7 +60,8 @@ export interface FormActionOptions<Extra> {
  * A page form's action, the one shape for all of them: the form parsed with its schema (422 with
  * the fields' errors when it does not pass), then `work` — the domain call, answering a redirect or
  * data (`cleared()` is the form's state emptied, for a form that stays on its page). What the domain refuses becomes the form's reply: Invalid → 422 with its field errors (and
- * `form` as `formError`), TooManyRequests → 429 with `too-many:<minutes>` and Retry-After. Any other
+ * `form` as `formError`), TooManyRequests → 429 with `too-many:<minutes>` and Retry-After, Forbidden with
+ * words (`<namespace>.<key>`) → 403 with `<namespace>:<key>` as `formError`. Any other
  * domain error goes on to the page error mapper (server/http/pages.ts): NotFound is a 404.
  * Form-wide errors stay out of Conform's result: a server form error there would keep blocking the
  * next submission.
@@ -94,6 +95,10 @@ export async function formAction<Schema extends ZodType, T, Extra = unknown>(
     if (error instanceof Invalid) {
       const { form: formWide, ...fieldErrors } = error.errors;
       return data<FormReply<Extra>>({ result: reply(fieldErrors), formError: formWide?.[0] }, { status: 422 });
+    }
+    if (error instanceof Forbidden && /^[a-z]+\.[\w.-]+$/.test(error.message)) {
+      // A refusal with words of its own (a catalogue key, namespace first): the form says them.
+      return data<FormReply<Extra>>({ result: reply(), formError: error.message.replace('.', ':') }, { status: 403 });
     }
     throw error;
   }

@@ -67,6 +67,8 @@ export function dates(locale: Locale) {
     date: (when: When) => dateTimeFormat(locale, DATE).format(new Date(when)),
     /** The date with the time of day: "25 نوفمبر 2026 في 1:25 م" / "November 25, 2026 at 1:25 PM". */
     dateTime: (when: When) => dateTimeFormat(locale, { ...DATE, ...TIME }).format(new Date(when)),
+    /** The time of day: "1:25 م" / "1:25 PM" (a chat message). */
+    time: (when: When) => dateTimeFormat(locale, { ...TIME, timeZone: LIBYA_TIME_ZONE }).format(new Date(when)),
     /** A month: "نوفمبر 2026" / "November 2026" (member since). */
     month: (when: When) => dateTimeFormat(locale, MONTH).format(new Date(when)),
     /** A day of a chart's axis, from its `YYYY-MM-DD` key: "25 نوفمبر" / "Nov 25". */

@@ -287,6 +287,8 @@ export interface ReportsTable {
   note: string | null;
   status: ColumnType<string, string | undefined, string>;
   handled_by: string | null;
+  /** The chat a member was reported from (migration 0018). */
+  chat_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -343,6 +345,50 @@ export interface NotificationsTable {
   created_at: Timestamp;
 }
 
+export interface ChatsTable {
+  id: Generated<number>;
+  ad_id: number;
+  buyer_id: string | null;
+  seller_id: string | null;
+  last_message_id: ColumnType<number, number | undefined, number>;
+  last_message_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export type ChatRole = 'buyer' | 'seller';
+
+export interface ChatMembersTable {
+  chat_id: number;
+  user_id: string;
+  role: ChatRole;
+  unread_count: ColumnType<number, number | undefined, number>;
+  last_read_message_id: ColumnType<number, number | undefined, number>;
+  archived: Bool;
+  last_message_id: ColumnType<number, number | undefined, number>;
+}
+
+export type ChatMessageKind = 'text' | 'image' | 'offer' | 'offer-accepted' | 'offer-declined';
+export type OfferStatus = 'pending' | 'accepted' | 'declined' | 'replaced';
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  chat_id: number;
+  sender_id: string | null;
+  kind: ChatMessageKind;
+  body: string | null;
+  image_key: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  offer_amount: number | null;
+  offer_currency: string | null;
+  offer_status: OfferStatus | null;
+  reply_to_id: number | null;
+  flags: ColumnType<string, string | undefined, string>;
+  client_key: string | null;
+  read_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -375,6 +421,10 @@ export interface Database {
   reports: ReportsTable;
   revisions: RevisionsTable;
   notifications: NotificationsTable;
+  chats: ChatsTable;
+  chat_members: ChatMembersTable;
+  chat_messages: ChatMessagesTable;
+  user_blocks: { blocker_id: string; blocked_id: string; created_at: Timestamp };
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

@@ -255,3 +255,117 @@ export const SUGGEST_PARAMETERS = {
 /** `{data: [...]}`, the shape of every list. */
 export const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item) });
 export const one = <T extends z.ZodType>(item: T) => z.strictObject({ data: item });
+
+// Chats (docs/product/chats.md; routes in server/http/chats.ts).
+const Offer = z
+  .strictObject({
+    amount: int().meta({ description: 'Whole units of the currency' }),
+    currency: z.string(),
+    status: z
+      .enum(['pending', 'accepted', 'declined', 'replaced'])
+      .nullable()
+      .meta({ description: 'Of an offer; null on its answer (offer-accepted, offer-declined)' }),
+  })
+  .meta({ id: 'ChatOffer' });
+
+export const ChatMessage = z
+  .strictObject({
+    id: int().meta({ description: 'Increasing: the cursor of `after`' }),
+    chat_id: int(),
+    sender_id: z.string().nullable().meta({ description: 'Null once the sender deleted their account' }),
+    kind: z.enum(['text', 'image', 'offer', 'offer-accepted', 'offer-declined']),
+    body: z.string().nullable().meta({ description: 'The text, or a photo’s caption' }),
+    image: z
+      .strictObject({
+        small: z.string().meta({ description: 'At most 480 px wide' }),
+        large: z.string().meta({ description: 'At most 1600 px wide' }),
+        width: int(),
+        height: int(),
+      })
+      .nullable(),
+    offer: Offer.nullable(),
+    reply_to_id: int().nullable().meta({ description: 'The offer an answer is about' }),
+    flags: z
+      .array(z.enum(['payment', 'link', 'phone', 'new-account']))
+      .meta({ description: 'What the recipient is warned about (safety tips)' }),
+    client_key: z.string().nullable().meta({ description: 'The sender’s idempotency key' }),
+    read_at: z.string().nullable().meta({ format: 'date-time', description: 'When the recipient read it' }),
+    created_at: z.string().meta({ format: 'date-time' }),
+  })
+  .meta({ id: 'ChatMessage' });
+
+const ChatAd = z
+  .strictObject({
+    id: int(),
+    title: z.string(),
+    slug: z.string(),
+    status: z.string(),
+    price: z.number().nullable(),
+    currency: z.string(),
+    price_type: z.string(),
+    taxonomy_slug: z.string(),
+    category_slug: z.string(),
+    photo: ImageUrls.nullable(),
+  })
+  .meta({ id: 'ChatAd' });
+
+export const ChatSummary = z
+  .strictObject({
+    id: int(),
+    ad: ChatAd,
+    role: z.enum(['buyer', 'seller']).meta({ description: 'The signed-in member’s side' }),
+    other: z
+      .strictObject({ id: z.string(), name: z.string(), image: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'The other side; null once their account is gone' }),
+    last: z
+      .strictObject({
+        kind: z.enum(['text', 'image', 'offer', 'offer-accepted', 'offer-declined']),
+        body: z.string().nullable(),
+        offer: Offer.nullable(),
+        mine: z.boolean(),
+        created_at: z.string().meta({ format: 'date-time' }),
+      })
+      .nullable(),
+    unread: int(),
+  })
+  .meta({ id: 'ChatSummary' });
+
+export const ChatList = z
+  .strictObject({
+    data: z.array(ChatSummary),
+    meta: z.strictObject({
+      next: int().nullable().meta({ description: 'The `before` of the next (older) page; null on the last' }),
+    }),
+  })
+  .meta({ id: 'ChatList' });
+
+export const ChatMessages = z
+  .strictObject({
+    data: z.array(ChatMessage),
+    meta: z.strictObject({
+      more: z.boolean().meta({ description: 'More messages follow: ask again after the last one' }),
+      other_last_read: int().meta({ description: 'The last message the other side read (read receipts)' }),
+    }),
+  })
+  .meta({ id: 'ChatMessages' });
+
+export const ChatStarted = z
+  .strictObject({
+    data: z.strictObject({
+      chat_id: int(),
+      created: z.boolean().meta({ description: 'False when the message joined the buyer’s chat about this ad' }),
+      message: ChatMessage,
+    }),
+  })
+  .meta({ id: 'ChatStarted' });
+
+export const ChatReadState = z
+  .strictObject({
+    data: z.strictObject({
+      last_read_message_id: int(),
+      unread: int().meta({ description: 'Unread messages left in this chat' }),
+      unread_chats: int().meta({ description: 'The member’s chats with unread messages (the header’s counter)' }),
+    }),
+  })
+  .meta({ id: 'ChatReadState' });

@@ -17,6 +17,7 @@ import {
   SEARCH_PARAMETERS,
   searchParamsOf,
 } from '../../app/lib/search-query.ts';
+import { translateError } from '../../app/lib/validation/error-words.ts';
 import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
@@ -47,6 +48,7 @@ import {
 import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
+import { chatRoutes } from './chats.ts';
 import { openApiDocument } from './openapi.ts';
 import { savedSearchRoutes } from './saved-searches.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
@@ -251,6 +253,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
     ...adImageRoutes(services, apiLocale),
     ...savedSearchRoutes(services, apiLocale),
     ...broadcastingRoutes(services, apiLocale),
+    ...chatRoutes(services, apiLocale),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
   routes.push(
@@ -326,7 +329,12 @@ export function apiErrorHandler(services: AppServices) {
         body.errors = Object.fromEntries(
           Object.entries(err.errors).map(([field, keys]) => [
             field,
-            keys.map((k) => t(k.replace('.', ':'), { field: t(`validation:fields.${field}`) })),
+            // A message key (`validation.required`), or a rule's code (`max:2000`) as forms have them.
+            keys.map((k) =>
+              k.includes('.')
+                ? t(k.replace('.', ':'), { field: t(`validation:fields.${field}`) })
+                : translateError(t, k, field),
+            ),
           ]),
         );
       }

@@ -3,7 +3,8 @@
 // join, as Pusher's protocol wants it (`{auth: "key:hmac"}`, server/realtime/signature.ts), with the
 // app's secret, whichever server (embedded or external) checks it. A route of the API's table, so
 // the XSRF check (419), the error format and the OpenAPI description apply.
-//   401 not signed in; 422 a missing or malformed socket_id or channel_name; 403 any other channel.
+//   401 not signed in; 422 a missing or malformed socket_id or channel_name; 403 any other channel
+//   (server/realtime/channels.ts says which: the member's own channel and their chats' presence).
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import type { Locale } from '../../app/i18n/config.ts';
@@ -11,7 +12,7 @@ import { i18nFor } from '../../app/i18n/resources.server.ts';
 import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import { Invalid } from '../domain/errors.ts';
-import { mayJoinChannel } from '../realtime/channels.ts';
+import { channelGrant } from '../realtime/channels.ts';
 import { DEFAULT_LIMITS, isValidChannelName, SOCKET_ID } from '../realtime/protocol.ts';
 import { channelAuth } from '../realtime/signature.ts';
 import { type ApiRoute, apiRoute } from './api-route.ts';
@@ -28,14 +29,25 @@ const SocketId = z
 const ChannelName = z
   .string()
   .refine((v) => isValidChannelName(v, DEFAULT_LIMITS.maxChannelNameLength))
-  .meta({ description: 'The channel to subscribe to, e.g. private-users.{your id}', example: 'private-users.abc' });
+  .meta({
+    description: 'The channel to subscribe to: private-users.{your id}, or presence-chats.{a chat of yours}',
+    example: 'private-users.abc',
+  });
 
 const ChannelAuthRequest = z
   .object({ socket_id: SocketId, channel_name: ChannelName })
   .meta({ id: 'ChannelAuthRequest', description: 'JSON or a url-encoded form (what pusher-js sends)' });
 
 const ChannelAuth = z
-  .object({ auth: z.string().meta({ description: '`{app key}:{hex HMAC-SHA256 of "socket_id:channel_name"}`' }) })
+  .object({
+    auth: z.string().meta({
+      description: '`{app key}:{hex HMAC-SHA256 of "socket_id:channel_name"}` (presence: `…:channel_data` too)',
+    }),
+    channel_data: z
+      .string()
+      .optional()
+      .meta({ description: 'Presence channels only: JSON `{user_id, user_info: {name, image}}`, as signed' }),
+  })
   .meta({ id: 'ChannelAuth' });
 
 export function broadcastingRoutes(services: AppServices, localeOf: (req: import('express').Request) => Locale) {
@@ -45,9 +57,9 @@ export function broadcastingRoutes(services: AppServices, localeOf: (req: import
     apiRoute({
       method: 'post',
       path: '/broadcasting/auth',
-      summary: 'Sign a realtime subscription to a private channel the signed-in member may join',
+      summary: 'Sign a realtime subscription to a private or presence channel the signed-in member may join',
       description:
-        'For pusher-js and laravel-echo (cookie authentication: the session cookie and X-XSRF-TOKEN). A member may join `private-users.{their id}` (notifications, unread counters); every other channel is refused with 403 (`presence-chats.{id}` comes with chats).',
+        'For pusher-js and laravel-echo (cookie authentication: the session cookie and X-XSRF-TOKEN). A member may join `private-users.{their id}` (notifications, unread counters, new chat messages) and `presence-chats.{id}` of a chat they take part in (its messages, read receipts, typing, who is here; the answer carries the signed `channel_data` with their id, name and avatar); every other channel is refused with 403.',
       body: { contentType: 'application/json', schema: ChannelAuthRequest },
       ok: { status: 200, description: 'The signature pusher-js sends with its subscription', schema: ChannelAuth },
       errors: {
@@ -76,10 +88,13 @@ export function broadcastingRoutes(services: AppServices, localeOf: (req: import
           throw new Invalid(Object.fromEntries([...fields].map((f) => [f, [code(f)]])));
         }
         const { socket_id, channel_name } = parsed.data;
-        if (!mayJoinChannel(user.id, channel_name)) {
-          return void res.status(403).json({ message: t('errors:channel-forbidden') } satisfies ApiError);
-        }
-        return { auth: channelAuth({ key, secret }, socket_id, channel_name) };
+        const grant = await channelGrant(db, user, channel_name);
+        if (!grant) return void res.status(403).json({ message: t('errors:channel-forbidden') } satisfies ApiError);
+        if (grant.channelData === undefined) return { auth: channelAuth({ key, secret }, socket_id, channel_name) };
+        return {
+          auth: channelAuth({ key, secret }, socket_id, channel_name, grant.channelData),
+          channel_data: grant.channelData,
+        };
       },
     }),
   ];

@@ -20,7 +20,6 @@ export const MAIL_KINDS = [
   'reset-password',
   'address-taken',
   'contact-staff',
-  'seller-message',
   'notification',
   'saved-search-digest',
 ] as const;

@@ -83,35 +83,3 @@ export function contactStaffMail(
 </body></html>`;
   return { to, subject, text, html, replyTo: m.email ?? undefined };
 }
-
-/**
- * A buyer's message about an ad, relayed to its seller in the seller's language
- * (server/domain/ads/messages.ts). Neither address is in it: no Reply-To, the buyer by name only.
- */
-export function sellerMessageMail(
-  locale: Locale,
-  to: string,
-  m: { sellerName: string; buyerName: string; adTitle: string; adUrl: string; message: string },
-): MailMessage {
-  const t = i18nFor(locale).t;
-  const dir = localeDirs[locale];
-  const align = dir === 'rtl' ? 'right' : 'left';
-  const subject = t('mail:seller-message.subject', { title: m.adTitle });
-  const greeting = t('mail:greeting', { name: m.sellerName });
-  const intro = t('mail:seller-message.body', { buyer: m.buyerName, title: m.adTitle });
-  const button = t('mail:seller-message.button');
-  const privacy = t('mail:seller-message.privacy');
-  const footer = t('mail:seller-message.footer');
-  const html = `<!doctype html><html lang="${localeTags[locale]}" dir="${dir}"><body style="margin:0;background:#f4f6f5;font-family:Tahoma,Arial,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px" cellpadding="0" cellspacing="0">
-<tr><td dir="${dir}" style="padding:24px;font-size:16px;line-height:1.7;text-align:${align}">
-<p style="margin:0 0 12px">${escapeHtml(greeting)}</p><p style="margin:0 0 12px">${escapeHtml(intro)}</p>
-<div dir="auto" style="white-space:pre-wrap;border-inline-start:4px solid #2D9C68;padding-inline-start:12px;margin:0 0 20px">${escapeHtml(m.message)}</div>
-<p style="margin:0 0 20px;text-align:center"><a href="${escapeHtml(m.adUrl)}" style="display:inline-block;background:#18794f;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:999px;font-weight:bold">${escapeHtml(button)}</a></p>
-<p style="margin:0;font-size:13px;color:#52606d">${escapeHtml(privacy)}</p>
-</td></tr><tr><td style="padding:0 24px 20px;font-size:12px;color:#52606d;text-align:center">${escapeHtml(footer)}</td></tr>
-</table></td></tr></table></body></html>`;
-  const text = `${greeting}\n\n${intro}\n\n${m.message}\n\n${button}: ${m.adUrl}\n\n${privacy}\n\n${footer}\n`;
-  return { to, subject, html, text };
-}

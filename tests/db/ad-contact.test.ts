@@ -104,15 +104,18 @@ describe.each(dialects)('contact options on %s', (dialect) => {
     const seller = await member(phone);
     const ad = await place(seller, { contact_whatsapp: true });
     const view = await loadAdView(t.db, ad.id);
-    expect(view.contact).toEqual({ phone: true, whatsapp: true, message: false });
+    expect(view.contact).toEqual({ phone: true, whatsapp: true, chat: true });
     expect(JSON.stringify(view)).not.toContain(phone.slice(1));
 
-    // The number is unconfirmed, then removed: the page offers neither.
+    // The number is unconfirmed, then removed: the page offers neither, and the chat stays.
     await t.db.updateTable('users').set({ phone_number_verified: false }).where('id', '=', seller.id).execute();
-    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, message: false });
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, chat: true });
     await t.db.updateTable('users').set({ phone_number: null }).where('id', '=', seller.id).execute();
-    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, message: false });
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, chat: true });
     await expect(revealSellerPhone(t.db, ad.id, 'someone', 'whatsapp')).rejects.toThrow(NotFound);
+    // A banned seller is reached by no one.
+    await t.db.updateTable('users').set({ banned_at: new Date() }).where('id', '=', seller.id).execute();
+    expect((await loadAdView(t.db, ad.id)).contact).toEqual({ phone: false, whatsapp: false, chat: false });
   });
 
   it('reveals the number for the channel offered, on published ads only, limited and counted', async () => {

@@ -1,14 +1,9 @@
 // The ad page on a phone (docs/product/ads.md, "The ad page on phones"): the seller's contact in a
-// bar at the thumb's reach, the message relayed by email, a dark full-screen gallery to swipe, and
+// bar at the thumb's reach (its Chat starting a chat), a dark full-screen gallery to swipe, and
 // a map box that names the place when its tiles cannot load (the e2e server's MAP_TILE_URL is a
 // port nothing listens on).
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { readMails, waitForMail } from '../support/smtp-capture.ts';
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
-
-/** The e2e server has no SMTP_URL: its mails are files in DATA_DIR/mail. */
-const mailDir = path.join(process.env.E2E_DATA_DIR as string, 'mail');
 
 /** A horizontal swipe across the gallery's photo, from `from` to `to` (shares of its width). */
 async function swipe(page: Page, from: number, to: number) {
@@ -21,7 +16,7 @@ async function swipe(page: Page, from: number, to: number) {
   await page.mouse.up();
 }
 
-test('the contact bar reaches the seller, and a message is relayed by mail @phone', async ({
+test('the contact bar reaches the seller, and its Chat starts a chat after signing in @phone', async ({
   page,
   browser,
   baseURL,
@@ -54,32 +49,22 @@ test('the contact bar reaches the seller, and a message is relayed by mail @phon
   await expect(page.getByRole('navigation', { name: 'التواصل مع البائع' })).toBeVisible();
   await expectAccessible(page);
 
-  // A visitor taps "Message" and is sent to log in, then back to the ad.
+  // A visitor taps "Chat" and is sent to log in, then to the chat's start page (docs/product/chats.md).
   await open(page, `/en${adPath}`);
-  await bar.getByRole('link', { name: 'Log in to message the seller' }).tap();
+  await bar.getByRole('link', { name: 'Log in to chat with the seller' }).tap();
   await expect(page).toHaveURL(/\/en\/login\?redirect=/);
   await page.getByLabel('Email or phone number').fill('user@souq.test');
   await page.locator('input[name="password"]').fill('password123');
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(new RegExp(`/en${adPath}$`));
+  await expect(page).toHaveURL(/\/en\/chats\/new\/\d+$/);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Hello, is it still available?' }).tap();
+  await expect(page).toHaveURL(/\/en\/chats\/\d+$/);
+  await expect(page.getByTestId('chat-messages')).toContainText('Hello, is it still available?');
 
-  // The bar's "Message" goes to the form; too short a message is refused in words.
-  await bar.getByRole('link', { name: 'Message the seller' }).tap();
-  await expect(page).toHaveURL(/#message-seller$/);
-  const box = page.getByRole('textbox', { name: 'Your message' });
-  await expect(box).toBeInViewport();
-  await box.fill('Hi');
-  await page.getByRole('button', { name: 'Send the message' }).tap();
-  await expect(page.getByText('at least 10')).toBeVisible();
-  const words = 'Is it still for sale? I can see it in Tripoli on Saturday, call me on 0911234567.';
-  await box.fill(words);
-  await page.getByRole('button', { name: 'Send the message' }).tap();
-  await expect(page.getByRole('status').filter({ hasText: 'Your message was sent to the seller.' })).toBeVisible();
-  const mail = await waitForMail(mailDir, 'admin@souq.test', new RegExp(title));
-  expect(mail.body).toContain('0911234567');
-  expect(mail.body).not.toContain('user@souq.test');
-  expect(readMails(mailDir).filter((m) => m.to === 'user@souq.test' && m.subject.includes(title))).toEqual([]);
+  // Back on the ad, the bar's Chat opens that chat.
+  await open(page, `/en${adPath}`);
+  await expect(bar.getByRole('link', { name: 'Chat with the seller' })).toHaveAttribute('href', /^\/en\/chats\/\d+$/);
 
   // "Call" reveals the number in the bar, ready to dial.
   await bar.getByRole('button', { name: 'Show phone number' }).tap();

@@ -91,7 +91,7 @@ describe('reaching the seller', () => {
     expect(reveals(ad.id)).toBe(30);
   });
 
-  it('offers only the channels the ad chose, and only messages once the seller has no confirmed number', async () => {
+  it('offers only the channels the ad chose, and only the chat once the seller has no confirmed number', async () => {
     const { owner, ad } = await publishedAd('Toyota Corolla 2015 calls only', {});
     const buyer = await member('contact-buyer');
     expect((await buyer.post(ad.url, { intent: 'whatsapp' })).status).toBe(404);
@@ -105,17 +105,11 @@ describe('reaching the seller', () => {
     );
     const after = await (await buyer.get(ad.url)).text();
     expect(after).not.toContain('Show phone number');
-    // The message to the seller stays (tests/http/seller-messages.test.ts).
-    expect(after).toContain('name="intent" value="message"');
+    // The chat stays (tests/http/chats.test.ts).
+    expect(after).toContain(`href="/en/chats/new/${ad.id}"`);
     expect((await buyer.post(ad.url, { intent: 'reveal-phone' })).status).toBe(404);
     expect(reveals(ad.id)).toBe(0);
-    expect(await (await owner.get(ad.url)).text()).toContain('Buyers can only write to you through Souq');
-    // With mail not reaching the seller either, the page says so.
-    sql('update users set email_verified = 0 where id = ? returning id', sellerOf(ad.id).id);
-    expect(await (await buyer.get(ad.url)).text()).toContain(
-      'The seller cannot be reached through this ad at the moment.',
-    );
-    expect(await (await owner.get(ad.url)).text()).toContain('Buyers cannot reach you through this ad');
+    expect(await (await owner.get(ad.url)).text()).toContain('Buyers can only chat with you');
   });
 
   it('refuses calls or WhatsApp without a confirmed number, in the page language, and changes nothing', async () => {

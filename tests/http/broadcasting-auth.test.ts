@@ -1,12 +1,12 @@
 // POST /api/broadcasting/auth (server/http/broadcasting.ts, docs/realtime.md "Channel authorisation")
-// on the built server: a member's own private channel signed as the Pusher protocol wants it and
-// verifiable with the app secret; 419 without the anti-forgery token, 401 without a session, 403 for
+// on the built server: a member's own private channel and their chats' presence channels signed as
+// the Pusher protocol wants them and verifiable with the app secret; 419 without the anti-forgery token, 401 without a session, 403 for
 // any other channel, 4xx (never 5xx) for bodies that are not what the endpoint reads.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { member } from '../support/ads.ts';
+import { member, placeToyota, publish } from '../support/ads.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 
 const base = inject('baseUrl');
@@ -86,8 +86,9 @@ describe('POST /api/broadcasting/auth', () => {
       `private-users.${aliceId}x`,
       `private-users.${aliceId}.x`,
       `private-encrypted-users.${aliceId}`,
-      // Chats are not built yet: their presence channels are refused (docs/realtime.md).
-      'presence-chats.1',
+      // A chat that is not hers (there is none with this id).
+      'presence-chats.999999999',
+      'presence-chats.abc',
       `presence-users.${aliceId}`,
       // Public channels need no signature: nothing to sign.
       `users.${aliceId}`,
@@ -97,6 +98,35 @@ describe('POST /api/broadcasting/auth', () => {
       expect(res.status, channel).toBe(403);
       expect((await res.json()).message).toBe('You may not listen to this channel.');
     }
+  });
+
+  it('signs a chat’s presence channel for its two participants only, with who they are', async () => {
+    // A chat between a buyer and the seller of a live ad (docs/product/chats.md).
+    const seller = await member('presence-seller');
+    const ad = await placeToyota(seller, 'Toyota Corolla 2015 presence');
+    publish(ad.id);
+    const buyer = await member('presence-buyer');
+    const started = await buyer.post(`/en/chats/new/${ad.id}`, { intent: 'send', body: 'Hello' });
+    const chatId = Number(started.headers.get('location')?.split('/').pop());
+    const channel = `presence-chats.${chatId}`;
+    for (const [who, b] of [
+      ['buyer', buyer],
+      ['seller', seller],
+    ] as const) {
+      const me = (await b.whoami()).user as unknown as { id: string; name: string; image: string | null };
+      const res = await auth(b, { socket_id: '1234.5678', channel_name: channel });
+      expect(res.status, who).toBe(200);
+      const body = (await res.json()) as { auth: string; channel_data: string };
+      expect(JSON.parse(body.channel_data)).toEqual({
+        user_id: me.id,
+        user_info: { id: me.id, name: me.name, image: me.image },
+      });
+      const signed = createHmac('sha256', secret()).update(`1234.5678:${channel}:${body.channel_data}`).digest('hex');
+      expect(body.auth).toBe(`souq-key:${signed}`);
+    }
+    // Anyone else: 403; a visitor: 401.
+    expect((await auth(alice, { socket_id: '1.2', channel_name: channel })).status).toBe(403);
+    expect((await auth(browser(), { socket_id: '1.2', channel_name: channel })).status).toBe(401);
   });
 
   it('refuses malformed input with 4xx and field errors, never 5xx', async () => {

@@ -147,6 +147,22 @@ const PAGES: [string, Record<Role, Expect>][] = [
   // A token that is not one of ours; the valid and expired ones: tests/http/saved-searches.test.ts.
   ['/unsubscribe/not-a-token', all(404)],
   ['/en/unsubscribe/eyJ1IjoieCJ9.forged', all(404)],
+  ['/chats', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fchats' } }],
+  ['/en/chats', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats' } }],
+  [
+    '/en/chats?archived=1',
+    { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%3Farchived%3D1' } },
+  ],
+  [
+    '/en/chats?before=abc',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%3Fbefore%3Dabc' } },
+  ],
+  ['/chats/999999999', { ...all(404), visitor: { status: 302, location: '/login?redirect=%2Fchats%2F999999999' } }],
+  ['/en/chats/abc', { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%2Fabc' } }],
+  [
+    '/en/chats/new/999999999',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%2Fnew%2F999999999' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
@@ -192,6 +208,9 @@ const API: [string, Record<Role, Expect>][] = [
   ['/api/posts/map?bbox=30,10,34,16&zoom=7', all(200)],
   ['/api/posts/999999999/card', all(404)],
   ['/api/saved-searches', { ...all(200), visitor: 401 }],
+  ['/api/chats', { ...all(200), visitor: 401 }],
+  ['/api/chats?archived=1', { ...all(200), visitor: 401 }],
+  ['/api/chats/999999999/messages?after=0', { ...all(404), visitor: 401 }],
 ];
 
 describe.each([...PAGES, ...API])('%s', (route, expected) => {
@@ -253,6 +272,26 @@ const ACTIONS: [string, Record<string, string>, Record<Role, Expect>][] = [
   ['/api/unsubscribe/eyJ1IjoieCJ9.forged', { 'List-Unsubscribe': 'One-Click' }, all(404)],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'private-users.nobody' }, { ...all(403), visitor: 401 }],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'presence-chats.1' }, { ...all(403), visitor: 401 }],
+  [
+    '/en/chats/999999999',
+    { intent: 'send', body: 'hello' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%2F999999999' } },
+  ],
+  [
+    '/chats/999999999',
+    { intent: 'block' },
+    { ...all(404), visitor: { status: 302, location: '/login?redirect=%2Fchats%2F999999999' } },
+  ],
+  [
+    '/en/chats/new/999999999',
+    { intent: 'send', body: 'hello' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%2Fnew%2F999999999' } },
+  ],
+  ['/api/chats', { ad_id: '999999999', body: 'hello' }, { ...all(404), visitor: 401 }],
+  ['/api/chats', { body: 'hello' }, { ...all(422), visitor: 401 }],
+  ['/api/chats/999999999/messages', { body: 'hello' }, { ...all(404), visitor: 401 }],
+  ['/api/chats/999999999/read', {}, { ...all(404), visitor: 401 }],
+  ['/api/chats/999999999/offers/1', { decision: 'accept' }, { ...all(404), visitor: 401 }],
 ];
 
 const post = (route: string, role: Role, form: Record<string, string>) => {

@@ -13,7 +13,7 @@ import classes from './ad-card.module.css';
 type Priced = { price: number | null; currency: string; price_type: string };
 
 /** The amount in the site's digits with its currency ("4,650 د.ل"), or the price type's words. */
-function useMoney() {
+export function useMoney() {
   const { t } = useT('ads');
   const { locale } = useLocale();
   return (ad: Priced) => {

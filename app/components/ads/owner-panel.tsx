@@ -17,7 +17,7 @@ export default function OwnerPanel({
     status: string;
     taxonomy_slug: string;
     category_slug: string;
-    contact: { phone: boolean; whatsapp: boolean; message: boolean };
+    contact: { phone: boolean; whatsapp: boolean; chat: boolean };
   };
   pendingChange: boolean;
 }) {
@@ -34,7 +34,7 @@ export default function OwnerPanel({
         ) : null}
         {!ad.contact.phone && !ad.contact.whatsapp && ['published', 'pending'].includes(ad.status) ? (
           <Alert color="yellow" role="status">
-            {t(ad.contact.message ? 'page.owner-message-only' : 'page.owner-no-contact')}
+            {t('page.owner-chat-only')}
           </Alert>
         ) : null}
         <OwnerAdActions

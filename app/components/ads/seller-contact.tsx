@@ -1,28 +1,22 @@
-import type { SubmissionResult } from '@conform-to/react';
-import { Alert, Button, Stack, Text, Title } from '@mantine/core';
-import { IconBrandWhatsapp, IconMail, IconPhone } from '@tabler/icons-react';
-import { type ReactNode, Suspense } from 'react';
+import { Button, Stack, Text } from '@mantine/core';
+import { IconBrandWhatsapp, IconMessages, IconPhone } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Form, Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
-import { lazyComponent } from '~/lib/lazy-component.tsx';
 import classes from './seller-contact.module.css';
 
-/** The message form's field and button, loaded after the page; the ad page's loader preloads it on the server. */
-export const MessageSellerFields = lazyComponent(() => import('./message-seller-fields.tsx'));
-
-// How a buyer reaches the seller on the ad page (docs/product/ads.md, "Contact options"): calls and
-// WhatsApp through the reveal rule, and a message relayed by email. The same actions appear in the
-// seller's column and, on phones, in a bar fixed to the bottom of the screen. Every action works
-// without JavaScript: posts to the page's action, links to sign in, an anchor to the message form.
-
-/** The id of the message form's section: the bar's "Message" action is a link to it. */
-export const MESSAGE_SECTION = 'message-seller';
+// How a buyer reaches the seller on the ad page (docs/product/ads.md, "Contact options"): a chat
+// (docs/product/chats.md), and calls and WhatsApp through the reveal rule. The same actions appear
+// in the seller's column and, on phones, in a bar fixed to the bottom of the screen. Every action
+// works without JavaScript: posts to the page's action, links to the chat or to sign in.
 
 export interface ContactProps {
-  contact: { phone: boolean; whatsapp: boolean; message: boolean };
+  contact: { phone: boolean; whatsapp: boolean; chat: boolean };
   signedIn: boolean;
   /** Sign in and come back to the ad. */
   loginHref: string;
+  /** The member's chat about this ad, or where one starts (a visitor: sign in, then start it). */
+  chatHref: string;
   /** The number once a member asked for it (the action's answer). */
   revealed: string | null;
 }
@@ -74,11 +68,24 @@ function Action(props: {
   );
 }
 
-/** Calls, WhatsApp and the message form's link, as full buttons (`full`) or the bar's short ones. */
-function Actions({ contact, signedIn, loginHref, revealed, size }: ContactProps & { size: Size }) {
+/** The chat, calls and WhatsApp, as full buttons (`full`) or the bar's short ones. */
+function Actions({ contact, signedIn, loginHref, chatHref, revealed, size }: ContactProps & { size: Size }) {
   const { t } = useT('ads');
   const bar = size === 'bar';
   const actions: ReactNode[] = [];
+  if (contact.chat) {
+    // First: the way buyers expect to reach a seller.
+    actions.push(
+      <Action
+        key="chat"
+        size={size}
+        icon={<IconMessages aria-hidden size={20} />}
+        href={chatHref}
+        label={bar ? t('page.chat') : signedIn ? t('page.chat-title') : t('page.login-for-chat')}
+        title={bar ? (signedIn ? t('page.chat-title') : t('page.login-for-chat')) : undefined}
+      />,
+    );
+  }
   if (contact.phone) {
     const icon = <IconPhone aria-hidden size={20} />;
     actions.push(
@@ -127,20 +134,6 @@ function Actions({ contact, signedIn, loginHref, revealed, size }: ContactProps 
       />,
     );
   }
-  // The message form is in the page already (the seller's column); the bar links to it.
-  if (contact.message && (bar || !signedIn)) {
-    actions.push(
-      <Action
-        key="message"
-        size={size}
-        icon={<IconMail aria-hidden size={20} />}
-        variant={bar ? 'light' : 'default'}
-        href={signedIn ? `#${MESSAGE_SECTION}` : loginHref}
-        label={bar ? t('page.bar-message') : t('page.login-for-message')}
-        title={bar ? (signedIn ? t('page.message') : t('page.login-for-message')) : undefined}
-      />,
-    );
-  }
   if (actions.length === 0) return null;
   return bar ? (
     <div className={classes.barActions}>{actions}</div>
@@ -152,13 +145,13 @@ function Actions({ contact, signedIn, loginHref, revealed, size }: ContactProps 
 }
 
 /**
- * The seller's column: calls, WhatsApp, and for a visitor the sign-in link to write. On phones the
- * bar holds them instead (one set of buttons on any screen).
+ * The seller's column: the chat, calls and WhatsApp. On phones the bar holds them instead (one set
+ * of buttons on any screen).
  */
 export function ContactActions(props: ContactProps) {
   const { t } = useT('ads');
   const { contact } = props;
-  if (!contact.phone && !contact.whatsapp && !contact.message) {
+  if (!contact.phone && !contact.whatsapp && !contact.chat) {
     return (
       <Text size="sm" c="dimmed">
         {t('page.no-contact')}
@@ -175,7 +168,7 @@ export function ContactActions(props: ContactProps) {
 export function ContactBar(props: ContactProps) {
   const { t } = useT('ads');
   const { contact } = props;
-  if (!contact.phone && !contact.whatsapp && !contact.message) return null;
+  if (!contact.phone && !contact.whatsapp && !contact.chat) return null;
   return (
     <>
       <div className={classes.barSpace} aria-hidden />
@@ -183,35 +176,5 @@ export function ContactBar(props: ContactProps) {
         <Actions {...props} size="bar" />
       </nav>
     </>
-  );
-}
-
-/**
- * "Message the seller": a signed-in buyer's words, relayed to the seller by email (neither address
- * is shown to the other). `result` is the action's reply to this form; `sent` once it went.
- */
-export function MessageSellerForm({ result, sent }: { result: SubmissionResult<string[]> | undefined; sent: boolean }) {
-  const { t } = useT('ads');
-  // The server validates with the form's schema (app/lib/validation/ads.ts) and answers its verdict;
-  // its words show next to the field, so the page loads neither Zod nor Conform.
-  const code = sent ? undefined : result?.error?.message?.[0];
-  const typed = sent ? undefined : (result?.initialValue as { message?: unknown } | undefined)?.message;
-  return (
-    <section id={MESSAGE_SECTION} aria-labelledby={`${MESSAGE_SECTION}-title`} className={classes.message}>
-      <Title order={2} size="h5" mb="xs" id={`${MESSAGE_SECTION}-title`}>
-        {t('page.message')}
-      </Title>
-      {sent ? (
-        <Alert color="brand" role="status">
-          {t('page.message-sent')}
-        </Alert>
-      ) : (
-        // The field and its button load after the page (Mantine's inputs stay out of its first load);
-        // the server renders them, so the form works before and without the script.
-        <Suspense fallback={null}>
-          <MessageSellerFields typed={typeof typed === 'string' ? typed : undefined} code={code} />
-        </Suspense>
-      )}
-    </section>
   );
 }

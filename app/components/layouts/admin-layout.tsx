@@ -1,6 +1,7 @@
 import { AppShell, Burger, Group, NavLink as MantineNavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { ErrorPage } from '~/components/error-page.tsx';
 import { useT } from '~/i18n/use-t.ts';
@@ -15,8 +16,7 @@ import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
-import { NotificationBell } from './notification-bell.tsx';
-import { Logo } from './site-header.tsx';
+import { Logo, MemberCounters } from './site-header.tsx';
 
 /** Admin layout: sidebar with only the screens this staff member may open, and a top bar. */
 export function AdminFrame({ user, children }: { user: StaffUser; children: ReactNode }) {
@@ -41,7 +41,9 @@ export function AdminFrame({ user, children }: { user: StaffUser; children: Reac
           <Group gap={6} wrap="nowrap">
             <LanguageSwitch />
             <ColorModeSwitch />
-            <NotificationBell />
+            <Suspense fallback={null}>
+              <MemberCounters />
+            </Suspense>
             <AccountButton />
           </Group>
         </Group>

@@ -1,14 +1,26 @@
 import { Button } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { Form, Link, useSearchParams } from 'react-router';
+import { Suspense } from 'react';
+import { Form, Link, useRouteLoaderData, useSearchParams } from 'react-router';
 import { SuggestInput } from '~/components/search/suggest-input.tsx';
 import { useT } from '~/i18n/use-t.ts';
+import { lazyComponent } from '~/lib/lazy-component.tsx';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
-import { NotificationBell } from './notification-bell.tsx';
+
+/**
+ * The chats link and the notifications bell with their live counts, for members only: loaded after
+ * the page, so no visitor's page carries them; the root loader preloads them on the server for a
+ * member, so they are in the HTML and work before the script.
+ */
+export const MemberCounters = lazyComponent(() => import('./member-counters.tsx'));
+/** The bottom navigation's Chats count, from the same module. */
+export const ChatsCount = lazyComponent<{ className: string }>(async () => ({
+  default: (await import('./member-counters.tsx')).ChatsBadge,
+}));
 
 export function Logo() {
   const { t } = useT();
@@ -52,6 +64,7 @@ export function SearchBox({ size = 'md', id = 'site-search' }: { size?: 'md' | '
 export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
   const { t } = useT();
   const { to } = useLocale();
+  const member = !!(useRouteLoaderData('root') as { user: unknown } | undefined)?.user;
   return (
     // `right-scroll-bar-position`: while a Mantine modal locks the page's scroll (react-remove-scroll),
     // the fixed header keeps its place where the scroll bar was.
@@ -73,7 +86,11 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
           </Button>
           <LanguageSwitch />
           <ColorModeSwitch />
-          <NotificationBell />
+          {member ? (
+            <Suspense fallback={null}>
+              <MemberCounters />
+            </Suspense>
+          ) : null}
           <AccountButton />
         </div>
       </div>

@@ -1,6 +1,6 @@
 // The realtime client (docs/realtime.md, "The browser client"): laravel-echo on pusher-js,
 // configured from what the server sent (app/lib/realtime/config.ts checks it), subscribed to the
-// member's own channel `private-users.{id}`. Loaded only by app/lib/realtime/use-member-realtime.ts,
+// member's own channel `private-users.{id}`, and to the presence channels pages ask for (a chat). Loaded only by app/lib/realtime/use-member-realtime.ts,
 // after hydration, for signed-in members. Reports the connection's state and the channel's events
 // to app/lib/realtime/state.ts, where components read them.
 import Echo, { type EchoOptions } from 'laravel-echo';
@@ -14,7 +14,11 @@ import {
   echoSettings,
 } from './config.ts';
 import { USER_EVENTS, type UserEvents } from './events.ts';
+import { setPresenceJoiner, THREAD_MESSAGE, THREAD_MESSAGE_UPDATED, THREAD_READ, TYPING_WHISPER } from './presence.ts';
 import { type ConnectionState, dispatchUserEvent, setConnectionState } from './state.ts';
+
+/** The server events of a chat's presence channel that pages hear (app/lib/realtime/events.ts). */
+const PRESENCE_EVENTS = [THREAD_MESSAGE, THREAD_MESSAGE_UPDATED, THREAD_READ] as const;
 
 /** Cookie authentication: the session cookie, and the anti-forgery token every API write sends. */
 export const COOKIE_AUTH: CookieAuthentication = {
@@ -83,7 +87,23 @@ export function connectMember(config: BrowserRealtimeConfig, userId: string): ()
   for (const event of USER_EVENTS) {
     channel.listen(`.${event}`, (data: UserEvents[typeof event]) => dispatchUserEvent(event, data));
   }
+  // The presence channels pages ask for (a chat thread: usePresenceChannel in ./state.ts).
+  setPresenceJoiner((presence, listener) => {
+    const short = channelName(presence.replace(/^presence-/, ''));
+    const joined = echo.join(short);
+    joined
+      .here((members: unknown[]) => listener.here(members))
+      .joining((member: unknown) => listener.joining(member))
+      .leaving((member: unknown) => listener.leaving(member));
+    for (const event of PRESENCE_EVENTS) joined.listen(`.${event}`, (data: unknown) => listener.event(event, data));
+    joined.listenForWhisper(TYPING_WHISPER, (data: unknown) => listener.whisper(TYPING_WHISPER, data));
+    return {
+      leave: () => echo.leave(short),
+      whisper: (event, data) => joined.whisper(event, data as Record<string, unknown>),
+    };
+  });
   return () => {
+    setPresenceJoiner(null);
     connection.unbind('state_change', report);
     echo.leave(name);
     echo.disconnect();

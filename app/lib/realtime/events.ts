@@ -1,6 +1,7 @@
-// What the server publishes on a member's private channel (docs/realtime.md, "Channels and
-// events"), shared by the publisher (server/realtime/notifications.ts) and the browser's realtime
-// client. Names are used as they are: laravel-echo listens to them with a leading dot
+// What the server publishes on a member's private channel and on a chat's presence channel
+// (docs/realtime.md, "Channels and events"), shared by the publishers
+// (server/realtime/notifications.ts, server/realtime/chats.ts) and the browser's realtime client.
+// Names are used as they are: laravel-echo listens to them with a leading dot
 // (`.notification.created`), so no namespace is put in front.
 
 /** A member's own channel: `private-users.{id}`, authorised only for that member. */
@@ -21,10 +22,31 @@ export interface NotificationReadEvent {
   unread: number;
 }
 
+/** A message was stored in one of the member's chats (theirs or the other side's). */
+export const CHAT_MESSAGE = 'chat.message';
+/** The member read a chat (in any tab or device). */
+export const CHAT_READ = 'chat.read';
+
+export interface ChatMessageEvent {
+  chat_id: number;
+  message_id: number;
+  /** The member sent it (from another tab or device). */
+  from_me: boolean;
+  /** The member's chats with unread messages after it (the header's counter). */
+  unread: number;
+}
+
+export interface ChatReadEvent {
+  chat_id: number;
+  unread: number;
+}
+
 export interface UserEvents {
   [NOTIFICATION_CREATED]: NotificationCreatedEvent;
   [NOTIFICATION_READ]: NotificationReadEvent;
+  [CHAT_MESSAGE]: ChatMessageEvent;
+  [CHAT_READ]: ChatReadEvent;
 }
 
 export type UserEventName = keyof UserEvents;
-export const USER_EVENTS: readonly UserEventName[] = [NOTIFICATION_CREATED, NOTIFICATION_READ];
+export const USER_EVENTS: readonly UserEventName[] = [NOTIFICATION_CREATED, NOTIFICATION_READ, CHAT_MESSAGE, CHAT_READ];

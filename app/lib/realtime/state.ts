@@ -32,7 +32,7 @@ const subscribeState = (listener: () => void) => {
 
 /**
  * The realtime connection's state, `initialized` until the client starts (and always for visitors
- * and on the server). Chats will show a quiet "reconnecting…" hint while it is not `connected`.
+ * and on the server). The chat thread shows a quiet "reconnecting…" hint while it is not `connected`.
  */
 export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(

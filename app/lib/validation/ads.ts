@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { normaliseNumber } from '../digits.ts';
 import { MAX_ID, parseId } from '../ids.ts';
 import { REPORT_REASONS } from '../report-reasons.ts';
-import { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '../seller-message.ts';
 import { ID_PARAMETER } from './id.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
 
@@ -16,7 +15,6 @@ export const PRICED: readonly PriceType[] = ['fixed', 'negotiable'];
 export const CURRENCIES = ['LYD', 'USD'] as const;
 export const MAX_PHOTOS = 10;
 export { REPORT_REASONS } from '../report-reasons.ts';
-export { SELLER_MESSAGE_MAX, SELLER_MESSAGE_MIN } from '../seller-message.ts';
 /** What the owner's list of ads posts for one of them. */
 export const ownAdMoveSchema = z.object({
   id: ID_PARAMETER,
@@ -34,15 +32,6 @@ export const reportSchema = z.object({
   note: z.string().trim().max(REPORT_NOTE_MAX).optional(),
 });
 export type ReportInput = z.output<typeof reportSchema>;
-
-/**
- * "Message the seller" on the ad page: the buyer's words, relayed to the seller by email without
- * either address (server/domain/ads/messages.ts).
- */
-export const sellerMessageSchema = z.object({
-  message: requiredField(rules.min(SELLER_MESSAGE_MIN), rules.max(SELLER_MESSAGE_MAX)),
-});
-export type SellerMessageInput = z.output<typeof sellerMessageSchema>;
 
 export const TITLE_MIN = 5;
 export const TITLE_MAX = 150;

@@ -96,7 +96,7 @@ const typeList = () =>
     });
 
 /** An uploaded file (not an empty file input) within `maxBytes`. */
-const imageFile = (maxBytes: number) =>
+export const imageFile = (maxBytes: number) =>
   z
     .unknown()
     .optional()

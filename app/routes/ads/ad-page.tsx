@@ -5,12 +5,7 @@ import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
-import {
-  ContactActions,
-  ContactBar,
-  MessageSellerFields,
-  MessageSellerForm,
-} from '~/components/ads/seller-contact.tsx';
+import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
@@ -27,10 +22,9 @@ import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { parseAdUrl } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { reportSchema, sellerMessageSchema } from '~/lib/validation/ads.ts';
+import { reportSchema } from '~/lib/validation/ads.ts';
 import { can } from '../../../server/domain/access.ts';
 import { findPendingChange } from '../../../server/domain/ads/changes.ts';
-import { messageSeller } from '../../../server/domain/ads/messages.ts';
 import { reportAd } from '../../../server/domain/ads/reports.ts';
 import {
   type AdDetail,
@@ -41,6 +35,7 @@ import {
   revealSellerPhone,
   similarAds,
 } from '../../../server/domain/ads/view.ts';
+import { chatIdForAd } from '../../../server/domain/chats/chats.ts';
 import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
 
@@ -49,8 +44,8 @@ const OwnerPanel = lazyComponent(() => import('~/components/ads/owner-panel.tsx'
 
 // The ad page `/{taxonomy}/{category}/{slug}-{id}` (docs/product/ads.md). The seller's phone
 // number is never in the page: a signed-in member asks for it (`reveal-phone`) or is sent on to
-// WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone; or writes
-// to the seller (`message`, relayed by email by messageSeller).
+// WhatsApp (`whatsapp`, a 303 to wa.me), both limited and counted by revealSellerPhone; or chats
+// with the seller (a link: to the member's chat about the ad, or to /chats/new/{id} to start one).
 
 async function load(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
   const url = parseAdUrl(params);
@@ -68,7 +63,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     load(request, context, params),
     ReportForm.preload(),
     OwnerPanel.preload(),
-    MessageSellerFields.preload(),
   ]);
   const locale = localeOf(request);
   const t = tFor(request);
@@ -113,6 +107,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       pendingChange,
       staff,
       signedIn: !!user,
+      // A buyer who wrote about this ad before goes back to that chat.
+      chatId: user && !owner ? await chatIdForAd(db(context), ad.id, user.id) : null,
       meta: {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
@@ -142,17 +138,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return redirect(`https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`, 303);
     });
   }
-  if (intent === 'message') {
-    return formAction(
-      form,
-      sellerMessageSchema,
-      async (value, reply) => {
-        await messageSeller(db(context), { adId: ad.id, buyerId: user.id, adUrl }, value);
-        return { result: reply.cleared(), formError: undefined, messaged: true };
-      },
-      { extra: { form: 'message' as const } },
-    );
-  }
   if (intent === 'report') {
     return formAction(
       form,
@@ -178,7 +163,6 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   const placeOf = usePlace();
   const origin = matches[0]?.loaderData?.origin ?? '';
   const revealed = actionData && 'revealed' in actionData ? actionData.revealed : null;
-  const messaged = !!actionData && 'messaged' in actionData && actionData.messaged;
   if (loaderData.gone) {
     return (
       <Stack gap="lg">
@@ -210,7 +194,13 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
   const availability = ad.status === 'published' ? 'InStock' : ad.status === 'sold' ? 'SoldOut' : 'Discontinued';
   // Buyers reach the seller of a live ad; the owner sees their own actions instead.
   const contactable = ad.status === 'published' && !owner;
-  const contact = { contact: ad.contact, signedIn: loaderData.signedIn, loginHref, revealed };
+  const startChat = to(`/chats/new/${ad.id}`);
+  const chatHref = !loaderData.signedIn
+    ? `${to('/login')}?redirect=${encodeURIComponent(startChat)}`
+    : loaderData.chatId !== null
+      ? to(`/chats/${loaderData.chatId}`)
+      : startChat;
+  const contact = { contact: ad.contact, signedIn: loaderData.signedIn, loginHref, chatHref, revealed };
   // The attributes cards show (else the first ones), as labelled chips under the price.
   const keyDetails = (
     ad.details.some((d) => d.shown_on_card) ? ad.details.filter((d) => d.shown_on_card) : ad.details
@@ -322,16 +312,6 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             ) : null}
             <FormError code={actionData?.formError} />
             {contactable ? <ContactActions {...contact} /> : null}
-            {contactable && ad.contact.message && loaderData.signedIn ? (
-              <MessageSellerForm
-                result={
-                  actionData?.result && 'form' in actionData.result && actionData.result.form === 'message'
-                    ? actionData.result
-                    : undefined
-                }
-                sent={messaged}
-              />
-            ) : null}
             {owner ? (
               // Loads after the page (only the owner sees it); the server renders it in place.
               <Suspense fallback={null}>

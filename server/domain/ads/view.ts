@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { sql } from 'kysely';
-import { receivesMail } from '../../auth/placeholder-email.ts';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -54,10 +53,10 @@ export interface AdView {
   seller: { id: string; name: string; image: string | null; member_since: string } | null;
   /**
    * The ways to reach the seller the page offers: the ad's choice, and only while the seller has a
-   * confirmed phone number (read now, so an ad never shows a dead button); a message relayed by
-   * email (server/domain/ads/messages.ts) whenever mail reaches the seller, whatever the ad chose.
+   * confirmed phone number (read now, so an ad never shows a dead button); a chat
+   * (server/domain/chats/) whenever the seller is a member in good standing, whatever the ad chose.
    */
-  contact: { phone: boolean; whatsapp: boolean; message: boolean };
+  contact: { phone: boolean; whatsapp: boolean; chat: boolean };
   photos: { id: number; width: number; height: number; urls: AdImageUrls }[];
   details: AdDetail[];
 }
@@ -105,8 +104,6 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       'users.created_at as seller_since',
       'users.phone_number as seller_phone',
       'users.phone_number_verified as seller_phone_verified',
-      'users.email as seller_email',
-      'users.email_verified as seller_email_verified',
       'users.banned_at as seller_banned',
     ])
     .where('ads.id', '=', id)
@@ -185,7 +182,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     contact: {
       phone: reachable && toBool(ad.contact_phone),
       whatsapp: reachable && toBool(ad.contact_whatsapp),
-      message: !!seller && receivesMail(ad.seller_email, ad.seller_email_verified),
+      chat: !!seller,
     },
     photos: photos.map((p) => ({ id: p.id, width: p.width, height: p.height, urls: adImageUrls(p) })),
     details,
