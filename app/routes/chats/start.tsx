@@ -18,7 +18,7 @@ import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { chatMessageSchema, chatOfferSchema } from '~/lib/validation/chats.ts';
-import { translateError } from '~/lib/validation/error-words.ts';
+import { useErrorWords } from '~/lib/validation/use-error-words.ts';
 import { chatStartState, startChat } from '../../../server/domain/chats/chats.ts';
 import type { Route } from './+types/start';
 
@@ -103,9 +103,10 @@ export default function StartChatPage({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   const { ad, refusal, canOffer, clientKey } = loaderData;
+  const errorWords = useErrorWords();
   const fieldError = (field: string) => {
     const code = actionData?.result?.error?.[field]?.[0];
-    return code ? translateError(t, code, field) : undefined;
+    return code ? errorWords(code, field) : undefined;
   };
   const typed = (actionData?.result?.initialValue as { body?: unknown } | undefined)?.body;
   return (

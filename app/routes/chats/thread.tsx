@@ -31,7 +31,7 @@ import {
   chatReportSchema,
   offerAnswerSchema,
 } from '~/lib/validation/chats.ts';
-import { translateError } from '~/lib/validation/error-words.ts';
+import { useErrorWords } from '~/lib/validation/use-error-words.ts';
 import { loadThread } from '../../../server/domain/chats/chats.ts';
 import {
   blockChatMember,
@@ -361,9 +361,10 @@ export default function ThreadPage({ loaderData, actionData }: Route.ComponentPr
   };
 
   const result = actionData && 'result' in actionData ? actionData.result : undefined;
+  const errorWords = useErrorWords();
   const fieldError = (field: string) => {
     const code = (result?.error as Record<string, string[] | undefined> | undefined)?.[field]?.[0];
-    return code ? translateError(t, code, field) : undefined;
+    return code ? errorWords(code, field) : undefined;
   };
   const formError = actionData && 'formError' in actionData ? actionData.formError : undefined;
   const busy = navigation.state === 'submitting';
