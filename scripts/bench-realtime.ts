@@ -16,6 +16,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { processCpuMs } from './lib/bench-load.ts';
 import { connectProfiler, summariseProfile } from './lib/bench-profile.ts';
@@ -23,6 +24,7 @@ import type {
   ChatLatencyResult,
   ClientSetup,
   FanoutResult,
+  Latency,
   OpenResult,
   ThroughputResult,
 } from './lib/bench-realtime-client.ts';
@@ -72,6 +74,8 @@ export const REALTIME_TARGETS = {
 
 export interface RealtimeRun {
   adapter: 'local' | 'redis';
+  /** The machine's load average before and after (other work on it inflates every time). */
+  load_average: { before: number[]; after: number[] };
   server_start_ms: number;
   /** The server process's open-file limit (soft) and the client's. */
   fd_limit: { server: number; client: number };
@@ -100,6 +104,7 @@ function status(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 const mb = (kb: number) => Math.round(kb / 1024);
+const loadAverage = () => loadavg().map((x) => Math.round(x * 100) / 100);
 
 function fdLimit(pid: number): number {
   const line = /Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
@@ -143,6 +148,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
     key: 'bench-key',
     secret: randomBytes(24).toString('hex'),
   };
+  const loadBefore = loadAverage();
   const started = performance.now();
   const inspectPort = o.profileDir ? await freePort() : 0;
   const server = await startBuiltServer(
@@ -265,6 +271,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
     await client.call('close', { group: 'chats' });
     return {
       adapter,
+      load_average: { before: loadBefore, after: loadAverage() },
       server_start_ms: serverStartMs,
       fd_limit: limits,
       connections,
@@ -345,47 +352,50 @@ const n = (x: number) => x.toLocaleString('en-US').replaceAll(',', ' ');
 
 export function printRealtimeBench(runs: RealtimeRun[]) {
   console.log(
-    '\nRealtime (the embedded Pusher-protocol server in the built server, one process; clients in a process of\n' +
-      'their own over loopback; latency is from the publish call to the frame reaching the client code)\n',
+    '\nRealtime: the embedded Pusher-protocol server in the built server, one process; clients in a process of\n' +
+      'their own over loopback. Latency is from the publish call to the frame reaching the client code; the CPU\n' +
+      "column is the server's CPU time per event (per round of the fan-out), which other work on the machine\n" +
+      'disturbs less than latency.\n',
   );
-  const head = ['', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'server CPU ms'];
+  const perEvent = (ms: number, events: number) => Math.round((100 * ms) / Math.max(1, events)) / 100;
   for (const r of runs) {
     const c = r.connections;
+    const h = r.throughput;
+    const hCpu = perEvent(h.server_cpu_ms, h.events);
     console.log(
-      `${r.adapter} adapter (server ready in ${n(r.server_start_ms)} ms; open-file limit: server ${r.fd_limit.server}, client ${r.fd_limit.client})`,
+      `${r.adapter} adapter: server ready in ${n(r.server_start_ms)} ms; open-file limit: server ${r.fd_limit.server}, ` +
+        `client ${r.fd_limit.client}; load average before ${r.load_average.before.join(' ')}, after ${r.load_average.after.join(' ')}`,
     );
     console.log(
       `  connections: ${n(c.opened)} open in ${n(c.ms)} ms (${c.failed} failed), each subscribed to its own private channel; ` +
-        `server RSS ${c.rss_before_mb} → ${c.rss_mb} MB (${c.kb_per_connection} KB a connection, peak ${c.peak_rss_mb} MB), ` +
-        `server CPU ${n(c.server_cpu_ms)} ms`,
+        `server RSS ${c.rss_before_mb} → ${c.rss_mb} MB (${c.kb_per_connection} KB a connection, peak ${c.peak_rss_mb} MB)`,
     );
-    const h = r.throughput;
     console.log(
       `  throughput: ${n(h.events)} events in ${n(h.requests)} batch_events requests (${h.batch} events each, 8 in flight) ` +
-        `to ${n(h.open.opened / 2)} chats, ${n(h.events_per_s)} events/s over ${h.seconds} s, ${n(h.delivered)} of ${n(h.expected)} ` +
-        `deliveries (${h.duplicates} twice), server CPU ${Math.round((1000 * h.server_cpu_ms) / Math.max(1, h.events)) / 1000} ms an event, ` +
-        `client CPU ${n(h.client_cpu_ms)} ms`,
+        `to ${n(h.open.opened / 2)} chats: ${n(h.events_per_s)} events/s over ${h.seconds} s, ${n(h.delivered)} of ` +
+        `${n(h.expected)} deliveries (${h.duplicates} twice); at ${hCpu} ms of server CPU an event, one core takes ` +
+        `${n(Math.round(1000 / Math.max(hCpu, 0.001)))} events/s (client CPU ${n(h.client_cpu_ms)} ms)`,
     );
-    const rows: [string, { p50_ms: number; p95_ms: number; p99_ms: number; max_ms: number }, number | string][] = [
+    const rows: [string, Latency, number][] = [
       [
-        `fan-out, ${n(r.fanout.subscribers)} subscribers × ${r.fanout.rounds} rounds`,
+        `fan-out: ${n(r.fanout.subscribers)} subscribers × ${r.fanout.rounds} rounds`,
         r.fanout.latency,
-        r.fanout.server_cpu_ms,
+        perEvent(r.fanout.server_cpu_ms, r.fanout.rounds),
       ],
-      ['fan-out, the last subscriber of each round', r.fanout.last, ''],
-      ['throughput run, each delivery', h.latency, h.server_cpu_ms],
-      [`chat messages at ${r.chat.rate}/s, each delivery`, r.chat.latency, r.chat.server_cpu_ms],
+      ['fan-out: the last subscriber of each round', r.fanout.last, Number.NaN],
+      ['throughput run: each delivery', h.latency, hCpu],
+      [
+        `chat messages at ${r.chat.rate}/s: each delivery`,
+        r.chat.latency,
+        perEvent(r.chat.server_cpu_ms, r.chat.messages),
+      ],
+      [`chat messages at ${r.chat.rate}/s: the publish call`, r.chat.call, Number.NaN],
     ];
-    console.log(
-      `  ${head[0].padEnd(48)}${head
-        .slice(1)
-        .map((x) => x.padStart(9))
-        .join('')}`,
-    );
+    const columns = ['p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'CPU ms'];
+    console.log(`  ${''.padEnd(48)}${columns.map((x) => x.padStart(9)).join('')}`);
     for (const [name, l, cpu] of rows) {
-      console.log(
-        `  ${name.padEnd(48)}${[l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, cpu].map((x) => String(x).padStart(9)).join('')}`,
-      );
+      const values = [l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, Number.isNaN(cpu) ? '' : cpu];
+      console.log(`  ${name.padEnd(48)}${values.map((x) => String(x).padStart(9)).join('')}`);
     }
     console.log(`  chat messages go through: ${r.chat.via}; server RSS at the end ${r.rss_end_mb} MB`);
     for (const [phase, lines] of Object.entries(r.profiles)) console.log(`\n  ${phase}: ${lines.join('\n  ')}`);

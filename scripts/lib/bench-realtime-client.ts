@@ -77,6 +77,8 @@ export interface ChatLatencyResult {
   expected: number;
   delivered: number;
   latency: Latency;
+  /** How long the publish call took (the HTTP API's answer). */
+  call: Latency;
 }
 
 /**
@@ -380,13 +382,20 @@ async function chatLatency(args: { group: string; prefix: string; chats: number;
   const started = performance.now();
   const interval = 1000 / args.rate;
   const inFlight: Promise<unknown>[] = [];
+  const calls: number[] = [];
   for (let i = 0; i < args.messages; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
     const chat = (i * 7919) % args.chats;
-    sentAt[i] = performance.now();
-    inFlight.push(sender.send(chat, 'chat.message', chatMessage(i, chat)).catch(() => {}));
+    const at = performance.now();
+    sentAt[i] = at;
+    inFlight.push(
+      sender.send(chat, 'chat.message', chatMessage(i, chat)).then(
+        () => calls.push(performance.now() - at),
+        () => {},
+      ),
+    );
   }
   await Promise.all(inFlight);
   const expected = args.messages * 2;
@@ -399,6 +408,7 @@ async function chatLatency(args: { group: string; prefix: string; chats: number;
     expected,
     delivered: latencies.length,
     latency: latencyOf(latencies),
+    call: latencyOf(calls),
   } satisfies ChatLatencyResult;
 }
 
