@@ -488,7 +488,7 @@ export class RealtimeServer {
   /**
    * Delivers a channel's frame to its sockets here. The WebSocket frame is made once, whatever the
    * number of sockets, and written whole to each upgraded socket: one write a socket, nothing
-   * encoded or allocated per socket (docs/performance.md, "Realtime"). This is what `ws.send` would
+   * encoded or framed per socket (docs/performance.md, "Realtime"). This is what `ws.send` would
    * write: `ws` writes its own frames synchronously (no compression is negotiated), so frames keep
    * their order, and `bufferedAmount` counts these bytes too.
    */
