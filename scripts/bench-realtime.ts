@@ -406,7 +406,10 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
 if (import.meta.main) {
   process.chdir(path.resolve(import.meta.dirname, '..'));
   const options = realtimeOptions(process.argv.slice(2));
-  const runs = await benchRealtime(options);
+  const runs = await benchRealtime(options).catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
   printRealtimeBench(runs);
   console.log('\nTargets (docs/performance.md)\n');
   for (const c of realtimeChecks(runs)) {
