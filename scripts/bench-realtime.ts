@@ -16,7 +16,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { processCpuMs } from './lib/bench-load.ts';
 import { connectProfiler, summariseProfile } from './lib/bench-profile.ts';
@@ -366,6 +366,13 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
       `${r.adapter} adapter: server ready in ${n(r.server_start_ms)} ms; open-file limit: server ${r.fd_limit.server}, ` +
         `client ${r.fd_limit.client}; load average before ${r.load_average.before.join(' ')}, after ${r.load_average.after.join(' ')}`,
     );
+    const busiest = Math.max(r.load_average.before[0] ?? 0, r.load_average.after[0] ?? 0);
+    if (busiest > availableParallelism()) {
+      console.log(
+        `  note: a load average of ${busiest} on ${availableParallelism()} CPUs: other work shared the machine, ` +
+          'so latency and events/s are worse than the server alone would give; the CPU column is steadier',
+      );
+    }
     console.log(
       `  connections: ${n(c.opened)} open in ${n(c.ms)} ms (${c.failed} failed), each subscribed to its own private channel; ` +
         `server RSS ${c.rss_before_mb} → ${c.rss_mb} MB (${c.kb_per_connection} KB a connection, peak ${c.peak_rss_mb} MB)`,
