@@ -83,13 +83,13 @@ export interface ChatLatencyResult {
 
 /**
  * How a chat message is sent: for now an event published on the chat's private channel through the
- * server's signed HTTP API, as the app's own publisher does after a write commits
- * (server/realtime/publish.ts). Once chats exist, a sender that posts a message through the chat
- * API (and subscribes through POST /api/broadcasting/auth) takes this one's place.
+ * server's signed HTTP API, which ends in the trigger the app's publisher calls in process after a
+ * write commits (server/realtime/publish.ts; `npm run worker` publishes through this same API).
+ * Once chats exist, a sender that posts a message through the chat API (and subscribes through
+ * POST /api/broadcasting/auth) takes this one's place.
  */
 export interface ChatSender {
   readonly via: string;
-  channel(chat: number): string;
   send(chat: number, event: string, data: string): Promise<unknown>;
 }
 
@@ -285,7 +285,6 @@ const seqOf = (data: string) => Number(/^\{"id":(\d+)/.exec(data)?.[1] ?? -1);
 function httpApiChats(prefix: string): ChatSender {
   return {
     via: 'signed HTTP API, POST /apps/{id}/events',
-    channel: (chat) => `${prefix}${chat}`,
     send: (chat, event, data) => sdk.trigger(`${prefix}${chat}`, event, data),
   };
 }
