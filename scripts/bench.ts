@@ -4,8 +4,10 @@
 //   npm run bench -- --ads 10000 --postgres postgres://postgres@127.0.0.1:5432
 //   npm run bench -- --db /path/souq.db               an existing SQLite file (copied first; --in-place: not)
 //   npm run bench -- --db postgres://…/souq           an existing PostgreSQL database (written to!)
-//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos,alerts
+//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos,alerts,realtime
 //            --profile (CPU profile of the server while measured, summarised)  --compare <10 000-ad result .json>  --cache <dir> (seeded databases; default <tmp>/souq-bench)
+//            --redis redis://127.0.0.1:6379 (the realtime figures with the Redis adapter too)  --rt-connections 10000  --rt-fanout 1000 …
+//            (the realtime section's sizes: scripts/bench-realtime.ts; alone: npm run bench:realtime)
 //
 // It measures, in order:
 // 1. the search service called in this process (server/domain/search/service.ts), one query at a
@@ -25,7 +27,10 @@
 // 3b. saved-search alerts in this process (scripts/bench-alerts.ts): one new ad matched against
 //    100 000 saved searches made for the run (--skip alerts leaves it out);
 // 4. with the demo ads, the judged query set's mean recall and precision of the first ten
-//    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`).
+//    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`);
+// 5. the embedded realtime server in a built server of its own (scripts/bench-realtime.ts): 10 000
+//    WebSocket connections and the server's RSS, fan-out of one event to 1 000 subscribers, events
+//    through the signed HTTP API to chats of two, chat-message latency.
 // It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -43,6 +48,13 @@ import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
 import { ALERTS_TARGET_MS, type AlertsBench, benchAlerts, printAlertsBench } from './bench-alerts.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
+import {
+  benchRealtime,
+  printRealtimeBench,
+  type RealtimeRun,
+  realtimeChecks,
+  realtimeOptions,
+} from './bench-realtime.ts';
 import { type BenchDatabase, prepareBenchDatabase } from './lib/bench-database.ts';
 import { type LoadResult, load, summarise } from './lib/bench-load.ts';
 import { connectProfiler, summariseProfile } from './lib/bench-profile.ts';
@@ -547,6 +559,18 @@ try {
 }
 const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
 
+// The realtime server, in a built server of its own (its database has no ads: none is read);
+// --profile profiles it too, figure by figure. A failure there (e.g. too few open files) is noted:
+// the figures above are still printed.
+let realtime: RealtimeRun[] = [];
+if (!skip.has('realtime')) {
+  try {
+    realtime = await benchRealtime(realtimeOptions(argv));
+  } catch (error) {
+    notes.push(`realtime: not measured: ${(error as Error).message}`);
+  }
+}
+
 // Ad photo processing, in this process (what one upload costs the server).
 const photo: PhotoBench | null = skip.has('photos') ? null : await benchPhotos(5);
 
@@ -906,6 +930,10 @@ checks.push({
     : 'not measured (no map endpoint in this build)',
   ok: worstMap ? worstMap.p95_ms <= 40 : null,
 });
+if (realtime.length) {
+  printRealtimeBench(realtime);
+  checks.push(...realtimeChecks(realtime));
+}
 console.log('\nTargets (docs/performance.md)\n');
 for (const c of checks) {
   console.log(`  ${c.ok === null ? '  —  ' : c.ok ? ' ok  ' : 'MISS '} ${c.figure}: ${c.measured}`);
@@ -955,6 +983,7 @@ writeFileSync(
       notes,
       signIns,
       photo,
+      realtime,
       profile: profileSummary,
     },
     null,

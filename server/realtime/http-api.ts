@@ -177,7 +177,10 @@ async function route(
     if (batch.length > limits.maxBatchEvents)
       throw new ApiError(400, `A batch has at most ${limits.maxBatchEvents} events`);
     const events = batch.map((e) => validateEvent(e, limits, true));
-    for (const e of events) await rt.trigger(e);
+    // Each event is delivered here as trigger() is called, in the batch's order; what goes to the
+    // other processes is sent in that order too (one Redis connection), so the batch waits for
+    // one round trip rather than one per event.
+    await Promise.all(events.map((e) => rt.trigger(e)));
     if (events.every((e) => e.info.length === 0)) return [200, {}];
     const out = [];
     for (const e of events) out.push(await channelAttributes(rt, e.channels[0], e.info));

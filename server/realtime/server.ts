@@ -69,6 +69,8 @@ class Bucket {
 class Connection {
   readonly id = newSocketId();
   readonly ws: WebSocket;
+  /** The upgraded TCP socket under `ws`: channel events are written to it ready-framed (see `deliver`). */
+  readonly socket: Duplex;
   readonly ip: string;
   /** Subscribed channels → the presence member this socket is (null for other kinds). */
   readonly channels = new Map<string, PresenceMember | null>();
@@ -83,8 +85,9 @@ class Connection {
   closed = false;
   readonly clientEvents: Bucket;
   readonly frames: Bucket;
-  constructor(ws: WebSocket, ip: string, limits: RealtimeLimits) {
+  constructor(ws: WebSocket, socket: Duplex, ip: string, limits: RealtimeLimits) {
     this.ws = ws;
+    this.socket = socket;
     this.ip = ip;
     this.clientEvents = new Bucket(limits.clientEventsPerSecond, limits.clientEventsPerSecond);
     this.frames = new Bucket(limits.framesPerSecond, limits.framesPerSecond);
@@ -146,7 +149,7 @@ export class RealtimeServer {
     const url = req.url ?? '/';
     if (!url.startsWith('/app/') && url !== '/app') return false;
     socket.on('error', () => socket.destroy());
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, socket));
     return true;
   }
 
@@ -167,7 +170,7 @@ export class RealtimeServer {
     ws.close(code, message.slice(0, 120));
   }
 
-  private accept(ws: WebSocket, req: IncomingMessage) {
+  private accept(ws: WebSocket, req: IncomingMessage, socket: Duplex) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const key = /^\/app\/([^/]+)\/?$/.exec(url.pathname)?.[1];
     // A stopping process: come back after a back-off (4100), by when another process serves;
@@ -195,7 +198,7 @@ export class RealtimeServer {
       return this.refuse(ws, ErrorCode.overCapacity, 'Too many connections from this address: try again later');
     }
 
-    const conn = new Connection(ws, ip, this.limits);
+    const conn = new Connection(ws, socket, ip, this.limits);
     this.connections.add(conn);
     this.perIp.set(ip, fromIp + 1);
     ws.on('message', (data, isBinary) => this.onFrame(conn, data as Buffer, isBinary));
@@ -232,16 +235,21 @@ export class RealtimeServer {
     });
   }
 
-  /** Writes to one socket; a socket that does not read what it is sent is closed (4100). */
-  private send(conn: Connection, text: string) {
+  /** Whether a frame may be written to the socket; one that does not read what it is sent is closed (4100). */
+  private writable(conn: Connection): boolean {
     const ws = conn.ws;
-    if (ws.readyState !== ws.OPEN) return;
+    if (ws.readyState !== ws.OPEN) return false;
     if (ws.bufferedAmount > this.limits.maxBufferedBytes) {
       this.logger?.warn({ socket: conn.id, buffered: ws.bufferedAmount }, 'realtime: slow consumer closed');
       ws.close(ErrorCode.overCapacity, 'Slow consumer: too much data waiting');
-      return;
+      return false;
     }
-    ws.send(text);
+    return true;
+  }
+
+  /** Writes a frame of this connection's own (an answer, an error) through `ws`. */
+  private send(conn: Connection, text: string) {
+    if (this.writable(conn)) conn.ws.send(text);
   }
 
   private onFrame(conn: Connection, data: Buffer, isBinary: boolean) {
@@ -477,10 +485,18 @@ export class RealtimeServer {
     return this.adapter.broadcast(channel, message, except);
   }
 
+  /**
+   * Delivers a channel's frame to its sockets here. The WebSocket frame is made once, whatever the
+   * number of sockets, and written whole to each upgraded socket: one write a socket, nothing
+   * encoded or framed per socket (docs/performance.md, "Realtime"). This is what `ws.send` would
+   * write: `ws` writes its own frames synchronously (no compression is negotiated), so frames keep
+   * their order, and `bufferedAmount` counts these bytes too.
+   */
   private deliver(channel: string, message: string, except: string | null) {
     const set = this.subscribers.get(channel);
     if (!set) return;
-    for (const conn of set) if (conn.id !== except) this.send(conn, message);
+    const bytes = textFrame(message);
+    for (const conn of set) if (conn.id !== except && this.writable(conn)) conn.socket.write(bytes);
   }
 
   /** Publishes a validated event on each of its channels (the HTTP API and the in-process publisher). */
@@ -553,6 +569,24 @@ export class RealtimeServer {
     })();
     return this.draining;
   }
+}
+
+/** A server's WebSocket text frame (RFC 6455 §5.2): final, unmasked, the payload's length in 7, 16 or 64 bits. */
+export function textFrame(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  const header = length < 126 ? 2 : length < 65536 ? 4 : 10;
+  const out = Buffer.allocUnsafe(header + length);
+  out[0] = 0x81;
+  if (header === 2) out[1] = length;
+  else if (header === 4) {
+    out[1] = 126;
+    out.writeUInt16BE(length, 2);
+  } else {
+    out[1] = 127;
+    out.writeBigUInt64BE(BigInt(length), 2);
+  }
+  out.write(text, header, 'utf8');
+  return out;
 }
 
 function decodeURIComponentSafe(s: string): string {

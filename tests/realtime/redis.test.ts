@@ -62,6 +62,33 @@ describe.skipIf(!url)('Redis adapter', () => {
     expect(seen).toEqual({ a: 0, b: 1 });
   });
 
+  it('delivers a batch in its order, on the process that took it and on the other', async () => {
+    const [{ s: a }, { s: b }] = await pair();
+    const onA = a.client();
+    const onB = b.client();
+    await subscribed(onA, 'private-chat.3');
+    await subscribed(onB, 'private-chat.3');
+    const order = (client: typeof onA) =>
+      waitFor<number[]>((done) => {
+        const got: number[] = [];
+        client.channel('private-chat.3').bind('m', (data: { n: number }) => {
+          got.push(data.n);
+          if (got.length === 10) done(got);
+        });
+      });
+    const gotA = order(onA);
+    const gotB = order(onB);
+    const batch = Array.from({ length: 10 }, (_, n) => ({
+      channel: 'private-chat.3',
+      name: 'm',
+      data: JSON.stringify({ n }),
+    }));
+    expect((await a.sdk.triggerBatch(batch)).status).toBe(200);
+    const expected = Array.from({ length: 10 }, (_, n) => n);
+    expect(await gotA).toEqual(expected);
+    expect(await gotB).toEqual(expected);
+  });
+
   it('shares a presence channel: members, one member_added per user across processes, counts in the HTTP API', async () => {
     const [{ s: a }, { s: b }] = await pair();
     const name = 'presence-chats.77';
