@@ -75,8 +75,8 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
     /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
     'alert-saved-searches': async (payload, { db }) => void (await alertSavedSearches(db, payload.adId)),
     /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
-    'saved-search-digests': async (_payload, { db, logger }) => {
-      const delivered = await deliverDailyDigests(db, links);
+    'saved-search-digests': async (_payload, { db, logger, now }) => {
+      const delivered = await deliverDailyDigests(db, links, new Date(now()));
       if (delivered) logger.info({ delivered }, 'saved-search digests delivered');
     },
   });

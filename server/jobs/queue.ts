@@ -77,6 +77,8 @@ export interface JobContext {
   db: Kysely<Database>;
   dialect: DialectName;
   logger: Logger;
+  /** The worker's clock (epoch ms): what "now" is for a job that depends on the time of day. */
+  now: () => number;
 }
 
 export type JobHandler = (payload: any, job: JobContext) => Promise<void>;
@@ -163,7 +165,7 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
       const payload = typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload;
-      await handler(payload, { id: Number(job.id), attempt, db, dialect, logger });
+      await handler(payload, { id: Number(job.id), attempt, db, dialect, logger, now });
       await db
         .updateTable('jobs')
         .set({ status: 'done', finished_at: now(), locked_by: null, locked_until: null, last_error: null })

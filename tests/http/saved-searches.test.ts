@@ -10,7 +10,7 @@ import { unsubscribeToken } from '../../server/domain/notification-mail/unsubscr
 import { member, placeToyota } from '../support/ads.ts';
 import { type Browser, browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
-import { waitForMail } from '../support/smtp-capture.ts';
+import { readMails, waitForMail, waitForMails } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
 const mailDir = inject('mailDir');
@@ -236,6 +236,86 @@ describe('instant alerts', () => {
         'email',
       ),
     ).toEqual([{ enabled: 0 }]);
+  });
+});
+
+/** Waits until no notification or mail job that is due is left to run (the server's own worker). */
+async function mailJobsSettled() {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const left = sql(
+      "select id from jobs where name in ('alert-saved-searches', 'notification-mail', 'send-mail') and status in ('pending', 'running') and run_at <= ?",
+      Date.now(),
+    );
+    if (left.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${left.length} mail jobs still due`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('instant alerts in English', () => {
+  it('mail an English-speaking member in English; the header’s one-click address stops exactly that type', async () => {
+    const watcher = await member('instant-en', { phone: false });
+    const canary = await member('instant-en-canary', { phone: false });
+    const ids = [await idOf(watcher), await idOf(canary)];
+    const query = `category=toyota&q=${Date.now().toString(36)}`;
+    for (const [i, b] of [watcher, canary].entries()) {
+      await save(b, query);
+      const sid = String(searchesOf(ids[i] as string)[0]?.id);
+      expect((await b.post('/en/searches', { intent: 'frequency', id: sid, frequency: 'instant' })).status).toBe(302);
+      sql("update users set locale = 'en' where id = ? returning id", ids[i] as string);
+    }
+    const [watcherId, canaryId] = ids as [string, string];
+    const word = query.split('q=')[1] as string;
+    const seller = await member('instant-en-seller');
+    const title = `Toyota Corolla ${word}`;
+    const ad = await placeToyota(seller, title);
+    expect((await moderator.post('/en/admin/posts', { intent: `approve:${ad.id}` })).status).toBeLessThan(400);
+
+    const mail = await waitForMail(mailDir, emailOf(watcherId), /^New on Souq for /, 15_000);
+    // Named by what it asks for in English ("Toyota", its words), then the ad's title.
+    expect(mail.subject).toMatch(new RegExp(`^New on Souq for “[^”]*Toyota[^”]*”: ${title}$`));
+    expect(mail.subject).toContain(word);
+    expect(mail.body).toContain('Hello Member,');
+    expect(mail.body).toContain('A new ad matches your saved search “');
+    expect(mail.body).toContain('Stop emails about: New ads for a saved search');
+    expect(mail.body).not.toMatch(/[\u0600-\u06FF]/);
+    expect(mail.links.some((l) => l.endsWith(ad.url))).toBe(true);
+    expect(mail.header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const oneClick = new URL(/^<([^>]+)>$/.exec(mail.header('List-Unsubscribe'))?.[1] ?? '');
+    expect(oneClick.pathname).toMatch(/^\/api\/unsubscribe\/[\w-]+\.[\w-]+$/);
+    const token = oneClick.pathname.split('/').pop() as string;
+    expect(mail.links.some((l) => l.endsWith(`/en/unsubscribe/${token}`))).toBe(true);
+
+    // The mail program's one-click POST to the header's address (on this server).
+    const res = await fetch(`${base}${oneClick.pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(204);
+    // Exactly that type is off; every other type keeps its default.
+    expect(sql('select type, channel, enabled from notification_preferences where user_id = ?', watcherId)).toEqual([
+      { type: 'saved-search-match', channel: 'email', enabled: 0 },
+    ]);
+    const visitor = browser();
+    expect(await (await visitor.get(`/en/unsubscribe/${token}`)).text()).toContain('You get no emails about');
+    const approved = await visitor.get(`/en/unsubscribe/${unsubscribeToken(secret(), watcherId, 'ad-approved')}`);
+    expect(await approved.text()).toContain('Stop emails about “My ad is approved”?');
+
+    // The next matching ad: the canary hears of it by mail, the member who stopped them does not
+    // (they still get the notification on the site).
+    await mailJobsSettled();
+    const second = await placeToyota(seller, `Toyota Camry ${word}`);
+    expect((await moderator.post('/en/admin/posts', { intent: `approve:${second.id}` })).status).toBeLessThan(400);
+    await waitForMails(mailDir, emailOf(canaryId), /^New on Souq for /, 2, 15_000);
+    await mailJobsSettled();
+    expect(
+      readMails(mailDir).filter((m) => m.to === emailOf(watcherId) && m.subject.startsWith('New on Souq')),
+    ).toHaveLength(1);
+    expect(
+      sql('select id from notifications where user_id = ? and type = ?', watcherId, 'saved-search-match'),
+    ).toHaveLength(2);
   });
 });
 

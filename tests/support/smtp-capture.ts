@@ -43,12 +43,23 @@ export interface CapturedMail {
   links: string[];
 }
 
-/** Quoted-printable and base64 parts, decoded well enough to read text and links. */
+/**
+ * Quoted-printable and base64 parts, decoded well enough to read text and links: a multipart
+ * message (text and HTML, as nodemailer sends both) is decoded part by part, each by its own headers.
+ */
 function decode(raw: string): string {
   const parts = raw.split(/\r?\n\r?\n/);
-  const headers = parts[0];
+  const headers = parts[0] ?? '';
   const rest = parts.slice(1).join('\n\n');
-  if (/content-transfer-encoding:\s*base64/i.test(headers) && !/multipart/i.test(headers)) {
+  const boundary = /content-type:\s*multipart\/[^;]+;[\s\S]*?boundary="?([^"\r\n;]+)"?/i.exec(headers)?.[1];
+  if (boundary) {
+    return rest
+      .split(`--${boundary}`)
+      .filter((part) => part.trim() !== '' && !part.startsWith('--'))
+      .map((part) => decode(part.replace(/^\r?\n/, '')))
+      .join('\n');
+  }
+  if (/content-transfer-encoding:\s*base64/i.test(headers)) {
     return Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
   const qp = rest

@@ -178,7 +178,7 @@ function useWords() {
 
 function NotificationRow({ item, now, action }: { item: Item; now: string; action: string }) {
   const { t } = useT('notifications');
-  const { to } = useLocale();
+  const { to, locale } = useLocale();
   const reasonLabel = useReasonLabel();
   const words = useWords()(item);
   const submit = useSubmit();
@@ -219,7 +219,7 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
         {item.searches.length > 0 ? (
           <Text size="sm">
             {t('search')}
-            <bdi dir="auto">{item.searches.join('، ')}</bdi>
+            <bdi dir="auto">{item.searches.join(locale === 'ar' ? '، ' : ', ')}</bdi>
           </Text>
         ) : null}
         {item.reason ? (

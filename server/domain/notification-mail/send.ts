@@ -115,7 +115,7 @@ async function contentOf(
       const name = searches
         .map((s) => text(s.name))
         .filter(Boolean)
-        .join('، ');
+        .join(locale === 'ar' ? '، ' : ', ');
       const lines: string[] = [];
       if (typeof d.price === 'number') {
         lines.push(mailTranslatorLine(locale, 'notice.price', { price: mailPrice(locale, d.price, text(d.currency)) }));

@@ -10,7 +10,7 @@
 // 3. each (search, ad) kept once in `saved_search_matches`; instant searches' members told at once
 //    (one `saved-search-match` notification per member and ad, naming the searches; its mail
 //    follows its plan), daily ones left for the day's digest (`deliverDailyDigests`, hourly,
-//    delivering from 08:00 Libyan time, once a day per search).
+//    delivering from 08:00 Libyan time, once a day per member).
 import { localizePath } from '../../../app/i18n/config.ts';
 import { parseSearchQuery } from '../../../app/lib/search-query.ts';
 import type { DB } from '../../db/index.ts';
@@ -276,9 +276,11 @@ export async function indexMissingSavedSearches(db: DB, catalogue: CatalogueSnap
 }
 
 /**
- * The `saved-search-digests` job (hourly): from DIGEST_HOUR, each daily saved search with matches
- * waiting and not delivered today gets one notification with their count (ads still published),
- * and each such member one digest mail, if they want them by email. Returns the searches delivered.
+ * The `saved-search-digests` job (hourly): from DIGEST_HOUR, each member not yet delivered a digest
+ * today gets, for each daily saved search of theirs with matches waiting, one notification with
+ * their count (ads still published), and one digest mail listing them, if they want them by email.
+ * What finds matches after the member's digest of the day waits for tomorrow's: at most one digest
+ * a day, however many searches. Returns the searches delivered.
  */
 export async function deliverDailyDigests(db: DB, links: MailLinks, now = new Date()): Promise<number> {
   await indexMissingSavedSearches(db, await alertsCatalogue(db));
@@ -292,7 +294,19 @@ export async function deliverDailyDigests(db: DB, links: MailLinks, now = new Da
     .where('m.delivered_at', 'is', null)
     .where('s.frequency', '=', 'daily')
     .where('a.status', '=', 'published')
-    .where((eb) => eb.or([eb('s.last_alerted_at', 'is', null), eb('s.last_alerted_at', '<', start)]))
+    // At most one digest a member a day: none once a daily search of theirs was delivered today.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('saved_searches as d')
+            .select('d.id')
+            .whereRef('d.user_id', '=', 's.user_id')
+            .where('d.frequency', '=', 'daily')
+            .where('d.last_alerted_at', '>=', start),
+        ),
+      ),
+    )
     .groupBy(['s.id', 's.user_id', 's.name', 's.query'])
     .orderBy('s.user_id')
     .orderBy('s.id')
@@ -304,12 +318,24 @@ export async function deliverDailyDigests(db: DB, links: MailLinks, now = new Da
   for (const [userId, searches] of byMember) {
     await withTransaction(db, async (tx) => {
       const ids = searches.map((s) => toNumber(s.id));
-      // Marked first, conditionally: of two runs at once, only one delivers a search.
+      // Marked first, conditionally: of two runs at once, only one delivers the member's digest.
       const marked = await tx
         .updateTable('saved_searches')
         .set({ last_alerted_at: now })
         .where('id', 'in', ids)
         .where((eb) => eb.or([eb('last_alerted_at', 'is', null), eb('last_alerted_at', '<', start)]))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('saved_searches as d')
+                .select('d.id')
+                .where('d.user_id', '=', userId)
+                .where('d.frequency', '=', 'daily')
+                .where('d.last_alerted_at', '>=', start),
+            ),
+          ),
+        )
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== ids.length) throw new DigestRace();
       await tx
