@@ -323,6 +323,17 @@ export interface NotificationsTable {
   created_at: Timestamp;
 }
 
+export interface FavoritesTable {
+  id: Generated<number>;
+  user_id: string;
+  ad_id: number;
+  /** The ad's price when saved (whole units; bigint: strings from PostgreSQL), null without an amount. */
+  saved_price: ColumnType<number | string | null, number | null | undefined, number | null>;
+  saved_currency: string;
+  saved_price_type: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -353,6 +364,7 @@ export interface Database {
   reports: ReportsTable;
   revisions: RevisionsTable;
   notifications: NotificationsTable;
+  favorites: FavoritesTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

@@ -6,6 +6,7 @@ import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { recountTaxonomy } from '../domain/ads/bookkeeping.ts';
 import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
+import { tellFavoritersBatch } from '../domain/favorites.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createStorage, type MediaStorage } from '../media/storage.ts';
@@ -60,6 +61,8 @@ export const jobHandlers = ({ mailer }: JobDeps): Record<JobName, JobHandler> =>
       const removed = await pruneUnconfirmedPhoneSignups(db, Date.now(), storage);
       if (removed) logger.info({ removed }, 'unconfirmed phone sign-ups removed');
     },
+    /** A batch of the members who saved an ad hear of its price drop or sale (server/domain/favorites.ts). */
+    'notify-favoriters': async (payload, { db }) => void (await tellFavoritersBatch(db, payload)),
   });
 
 export const schedules: (Schedule & { name: JobName })[] = [

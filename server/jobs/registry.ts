@@ -28,6 +28,19 @@ export const JOBS = {
   'optimize-database': none,
   /** Phone sign-ups never confirmed within a week are removed (ADR 0005). */
   'prune-unconfirmed-phone-signups': none,
+  /**
+   * The members who saved an ad hear that its price dropped or it was sold, a batch per job (the
+   * next batch enqueued with the last one's end): many of them, so the seller's request does not
+   * wait (server/domain/favorites.ts).
+   */
+  'notify-favoriters': z.object({
+    adId: z.number().int().positive(),
+    sellerId: z.string().nullable(),
+    type: z.enum(['favorite-price-drop', 'favorite-sold']),
+    data: z.record(z.string(), z.unknown()),
+    after: z.number().int().nonnegative(),
+    upTo: z.number().int().positive(),
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

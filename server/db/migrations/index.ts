@@ -17,6 +17,7 @@ import * as m0014 from './0014_search_long_prefixes.ts';
 import * as m0015 from './0015_ad_pending_changes.ts';
 import * as m0016 from './0016_search_terms.ts';
 import * as m0017 from './0017_notifications_list.ts';
+import * as m0019 from './0019_favorites.ts';
 import type { Migration } from './helpers.ts';
 
 export const migrations: Migration[] = [
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0019,
 ];
