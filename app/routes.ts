@@ -36,6 +36,7 @@ function pages(l: Locale): RouteConfigEntry[] {
         id: id('profile.repost-ad'),
       }),
       route('notifications', 'routes/profile/notifications.tsx', { id: id('notifications') }),
+      route('favorites', 'routes/profile/favorites.tsx', { id: id('favorites') }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       // Before `:taxonomy/:category`, whose first segment could read "posts".

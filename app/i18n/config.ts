@@ -22,18 +22,19 @@ export const namespaces = [
   'search',
   'map',
   'notifications',
+  'favorites',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 
 /**
  * What a page's scripts carry of the catalogue (docs/performance.md, "First-load JavaScript"): the
  * namespaces every part of the site may use, in one chunk per language (./bundle-ar.ts,
- * ./bundle-en.ts); the namespaces of the account, profile, back-office, contact and notifications pages, loaded
+ * ./bundle-en.ts); the namespaces of the account, profile, back-office, contact, notifications and favorites pages, loaded
  * when a component asks for them (./area-catalogues.ts); `mail` never reaches the browser.
  * tests/unit/i18n-areas.test.tsx checks the split and that every use of an area's keys waits for them.
  */
 export const pageNamespaces = ['common', 'home', 'catalog', 'ads', 'errors', 'validation', 'search', 'map'] as const;
-export const areaNamespaces = ['auth', 'profile', 'admin', 'contact', 'notifications'] as const;
+export const areaNamespaces = ['auth', 'profile', 'admin', 'contact', 'notifications', 'favorites'] as const;
 export type AreaNamespace = (typeof areaNamespaces)[number];
 
 export const LOCALE_COOKIE = 'locale';

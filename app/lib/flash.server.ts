@@ -34,6 +34,9 @@ export const FLASH_MESSAGES = {
   'saved-notifications': 'profile:saved.notifications',
   // The notifications page.
   'notifications-read': 'notifications:done.read-all',
+  // A heart without JavaScript, and the favorites page's remove buttons.
+  'favorite-added': 'favorites:done.added',
+  'favorite-removed': 'favorites:done.removed',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

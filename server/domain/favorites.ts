@@ -43,7 +43,7 @@ export async function addFavorite(db: DB, userId: string, adId: number, now = ne
     if (ad.status !== 'published') {
       // Saving again what is already saved changes nothing, whatever became of the ad.
       if (await isFavorite(tx, userId, adId)) return false;
-      throw new Invalid({ ad: ['validation.ad-unavailable'] });
+      throw new Invalid({ ad: ['favorites.unavailable'] });
     }
     const row = await tx
       .insertInto('favorites')
@@ -59,11 +59,7 @@ export async function addFavorite(db: DB, userId: string, adId: number, now = ne
       .returning('id')
       .executeTakeFirst();
     if (!row) return false;
-    await tx
-      .updateTable('ads')
-      .set({ favorites_count: sql`favorites_count + 1` })
-      .where('id', '=', adId)
-      .execute();
+    await tx.updateTable('ads').set({ favorites_count: sql`favorites_count + 1` }).where('id', '=', adId).execute();
     return true;
   });
 }
@@ -269,7 +265,11 @@ export async function listFavorites(
         saved,
         price_changed: changed,
         price_direction:
-          sameScale && now.price !== saved.price ? ((now.price as number) < (saved.price as number) ? 'down' : 'up') : null,
+          sameScale && now.price !== saved.price
+            ? (now.price as number) < (saved.price as number)
+              ? 'down'
+              : 'up'
+            : null,
         public: PUBLIC.includes(r.status),
       };
     }),
@@ -362,9 +362,7 @@ export interface FavoritersBatch {
  */
 export async function tellFavoritersBatch(db: DB, batch: FavoritersBatch, size = FANOUT_BATCH): Promise<number> {
   return withTransaction(db, async (tx) => {
-    const rows = await favoritersOf(tx, batch.adId, batch.sellerId, batch.after, batch.upTo)
-      .limit(size)
-      .execute();
+    const rows = await favoritersOf(tx, batch.adId, batch.sellerId, batch.after, batch.upTo).limit(size).execute();
     for (const f of rows) await notify(tx, f.user_id, batch.type, batch.data);
     const last = rows[rows.length - 1];
     if (rows.length === size && last) {
@@ -372,4 +370,10 @@ export async function tellFavoritersBatch(db: DB, batch: FavoritersBatch, size =
     }
     return rows.length;
   });
+}
+
+/** How many members saved the ad (its owner's pages show it). */
+export async function favoritesOfAd(db: DB, adId: number): Promise<number> {
+  const row = await db.selectFrom('ads').select('favorites_count').where('id', '=', adId).executeTakeFirst();
+  return toNumber(row?.favorites_count);
 }

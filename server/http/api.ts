@@ -47,6 +47,7 @@ import {
 import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
+import { favoriteRoutes } from './favorites.ts';
 import { openApiDocument } from './openapi.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
 
@@ -249,6 +250,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
     }),
     ...adImageRoutes(services, apiLocale),
     ...broadcastingRoutes(services, apiLocale),
+    ...favoriteRoutes(services, apiLocale),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
   routes.push(

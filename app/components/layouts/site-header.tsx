@@ -6,6 +6,7 @@ import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { AccountButton } from './account-button.tsx';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
+import { FavoritesLink } from './favorites-link.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import classes from './layouts.module.css';
 import { NotificationBell } from './notification-bell.tsx';
@@ -73,6 +74,7 @@ export function SiteHeader({ phoneSearch = true }: { phoneSearch?: boolean }) {
           </Button>
           <LanguageSwitch />
           <ColorModeSwitch />
+          <FavoritesLink />
           <NotificationBell />
           <AccountButton />
         </div>

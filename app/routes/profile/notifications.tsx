@@ -5,11 +5,13 @@ import {
   IconCircleCheck,
   IconCircleX,
   IconClockHour4,
+  IconHeart,
   IconHourglassEmpty,
+  IconTrendingDown,
 } from '@tabler/icons-react';
 import { data, Form, Link, useNavigation, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router';
 import { z } from 'zod';
-import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { RelativeTime } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
@@ -60,6 +62,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       title: typeof n.data.title === 'string' ? n.data.title : null,
       reason: typeof n.data.reason === 'string' ? n.data.reason : null,
       change: n.data.change === true,
+      // A saved ad's price drop (docs/product/favorites.md): the prices then and now.
+      priceDrop:
+        typeof n.data.old_price === 'number' &&
+        typeof n.data.new_price === 'number' &&
+        typeof n.data.currency === 'string'
+          ? { was: n.data.old_price, now: n.data.new_price, currency: n.data.currency }
+          : null,
       // Whole days left (an ad-expiring reminder), counted now, so an old reminder does not say "3 days".
       daysLeft: Number.isNaN(expires) ? null : Math.ceil((expires - now.getTime()) / DAY),
     };
@@ -123,10 +132,21 @@ function KindIcon({ item }: { item: Item }) {
       <IconClockHour4 size={20} aria-hidden />
     ) : item.type === 'ad-expired' ? (
       <IconHourglassEmpty size={20} aria-hidden />
+    ) : item.type === 'favorite-price-drop' ? (
+      <IconTrendingDown size={20} aria-hidden className="mirror-rtl" />
+    ) : item.type === 'favorite-sold' ? (
+      <IconHeart size={20} aria-hidden />
     ) : (
       <IconBell size={20} aria-hidden />
     );
-  const color = item.type === 'ad-rejected' ? 'red' : item.type.startsWith('ad-expir') ? 'yellow' : 'brand';
+  const color =
+    item.type === 'ad-rejected'
+      ? 'red'
+      : item.type.startsWith('ad-expir')
+        ? 'yellow'
+        : item.type === 'favorite-sold'
+          ? 'blue'
+          : 'brand';
   return (
     <ThemeIcon className={classes.icon} size={40} radius="xl" variant="light" color={color}>
       {icon}
@@ -156,6 +176,10 @@ function useWords() {
         };
       case 'ad-expired':
         return { heading: t('kinds.ad-expired'), hint: t('hints.ad-expired') };
+      case 'favorite-price-drop':
+        return { heading: t('kinds.favorite-price-drop'), hint: null };
+      case 'favorite-sold':
+        return { heading: t('kinds.favorite-sold'), hint: null };
       default:
         return { heading: t('kinds.other'), hint: null };
     }
@@ -166,6 +190,7 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
   const { t } = useT('notifications');
   const { to } = useLocale();
   const reasonLabel = useReasonLabel();
+  const price = usePrice();
   const words = useWords()(item);
   const submit = useSubmit();
   const unread = !item.read;
@@ -202,6 +227,14 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
         ) : (
           <div className={classes.link}>{content}</div>
         )}
+        {item.priceDrop ? (
+          <Text size="sm" fw={600} c="brand" data-testid="price-drop">
+            {t('price-drop', {
+              now: price({ price: item.priceDrop.now, currency: item.priceDrop.currency, price_type: 'fixed' }),
+              was: price({ price: item.priceDrop.was, currency: item.priceDrop.currency, price_type: 'fixed' }),
+            })}
+          </Text>
+        ) : null}
         {item.reason ? (
           <Text size="sm" dir="auto">
             {t('reason', { reason: reasonLabel(item.reason) })}
