@@ -142,6 +142,12 @@ const PAGES: [string, Record<Role, Expect>][] = [
     '/en/notifications?before=abc',
     { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fnotifications%3Fbefore%3Dabc' } },
   ],
+  ['/favorites', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Ffavorites' } }],
+  ['/en/favorites', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Ffavorites' } }],
+  [
+    '/en/favorites?before=abc',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Ffavorites%3Fbefore%3Dabc' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
@@ -186,6 +192,8 @@ const API: [string, Record<Role, Expect>][] = [
   ['/api/openapi.json', all(200)],
   ['/api/posts/map?bbox=30,10,34,16&zoom=7', all(200)],
   ['/api/posts/999999999/card', all(404)],
+  ['/api/favorites', { ...all(200), visitor: 401 }],
+  ['/api/favorites?before=abc', { ...all(404), visitor: 401 }],
 ];
 
 describe.each([...PAGES, ...API])('%s', (route, expected) => {
@@ -223,6 +231,26 @@ const ACTIONS: [string, Record<string, string>, Record<Role, Expect>][] = [
       visitor: { status: 302, location: '/login?redirect=%2Fnotifications' },
     },
   ],
+  // The heart's form: a visitor logs in and comes back to the page the heart was on.
+  [
+    '/en/favorites',
+    { intent: 'add', ad: '999999999', back: '/en/posts' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fposts' } },
+  ],
+  [
+    '/favorites',
+    { intent: 'remove', ad: '999999999', back: '/posts' },
+    { ...all({ status: 302, location: '/posts' }), visitor: { status: 302, location: '/login?redirect=%2Fposts' } },
+  ],
+  [
+    '/favorites',
+    { intent: 'add', ad: 'abc' },
+    { ...all(422), visitor: { status: 302, location: '/login?redirect=%2Ffavorites' } },
+  ],
+  ['/api/favorites', { ad_id: '999999999' }, { ...all(404), visitor: 401 }],
+  ['/api/favorites', { ad_id: 'abc' }, { ...all(422), visitor: 401 }],
+  ['/api/favorites/999999999', { _method: 'DELETE' }, { ...all(204), visitor: 401 }],
+  ['/api/favorites/abc', { _method: 'DELETE' }, all(404)],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'private-users.nobody' }, { ...all(403), visitor: 401 }],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'presence-chats.1' }, { ...all(403), visitor: 401 }],
 ];

@@ -6,6 +6,8 @@ import { useLocale } from '~/lib/use-locale.ts';
 /**
  * The header's link to the member's favorites (docs/product/favorites.md), beside the bell: members
  * only (a visitor's header has none; their hearts lead to the login page). No count: the page says.
+ * Not on phones, where the row has no room left at 360 and 390 px (the bell and log-out keep it):
+ * there the account page (the bottom navigation's "My account") leads to the favorites.
  */
 export function FavoritesLink() {
   const { t } = useT();
@@ -19,6 +21,7 @@ export function FavoritesLink() {
       variant="default"
       size={44}
       radius="xl"
+      visibleFrom="sm"
       aria-label={t('favorites-link')}
       title={t('favorites-link')}
       data-testid="favorites-link"

@@ -199,9 +199,16 @@ function FavoriteRow({ item, now, back }: { item: Item; now: string; back: strin
         <input type="hidden" name="intent" value="remove" />
         <input type="hidden" name="ad" value={item.ad.id} />
         <input type="hidden" name="back" value={back} />
-        <Button type="submit" variant="subtle" color="red" size="compact-sm" h={44} px="xs">
+        <Button
+          type="submit"
+          variant="subtle"
+          color="red"
+          size="compact-sm"
+          h={44}
+          px="xs"
+          aria-label={t('remove-label', { title: item.ad.title })}
+        >
           {t('remove')}
-          <span className="visually-hidden">: {item.ad.title}</span>
         </Button>
       </Form>
     </li>
