@@ -83,71 +83,78 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
  * An ad in a list (docs/product/site.md): photo in 4:3, price first, title in two lines at most, key
  * details (labelled), area and city, and when it was posted; a featured marker where paid for. Two per row on
  * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
- * and a CSS module: lists render many cards per request. The heart on the photo saves it to the
- * member's favorites (favorite-button.tsx); `ad.favorited` comes with members' pages only.
+ * and a CSS module: lists render many cards per request. Beside the link (a form may not sit in a
+ * link), the heart that saves it to the member's favorites (favorite-button.tsx), over the photo's
+ * corner; `ad.favorited` comes with members' pages only.
  */
 export function AdCard({ ad, now, first = false }: { ad: AdCardData; now?: string; first?: boolean }) {
+  return (
+    <>
+      <CardLink ad={ad} now={now} first={first} />
+      <FavoriteButton adId={ad.id} saved={ad.favorited} onCard />
+    </>
+  );
+}
+
+/** The card's link: everything a card shows but its heart. */
+function CardLink({ ad, now, first = false }: { ad: AdCardData; now?: string; first?: boolean }) {
   const { t } = useT('ads');
   const { to } = useLocale();
   const money = useMoney();
   const place = usePlace();
   const value = useCardValue();
   return (
-    // The heart sits beside the link, over its photo: a form inside a link is not allowed.
-    <div className={classes.cardBox}>
-      <Link to={to(adPath(ad))} className={classes.card}>
-        <div className={classes.photo}>
-          {ad.photo ? (
-            <img
-              src={ad.photo.thumb}
-              srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
-              sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
-              alt=""
-              // The first cards of a result list are the largest thing on a phone's first screen:
-              // fetched at once and first, never lazily (docs/performance.md).
-              loading={first ? 'eager' : 'lazy'}
-              fetchPriority={first ? 'high' : undefined}
-            />
-          ) : (
-            <div className={classes.noPhoto}>
-              <IconPhoto size={32} aria-hidden />
-            </div>
-          )}
-          {ad.featured ? <span className={classes.featured}>{t('featured')}</span> : null}
-        </div>
-        <div className={classes.body}>
-          <span className={classes.price}>
-            <bdi>{money(ad)}</bdi>
-            {negotiable(ad) ? <span className={classes.priceNote}>{t('price-types.negotiable')}</span> : null}
-          </span>
-          <span className={classes.title} dir="auto">
-            {ad.title}
-          </span>
-          {ad.attributes.length > 0 ? (
-            <MetaLine
-              className={classes.meta}
-              items={ad.attributes.map((a, i) => ({ key: String(i), text: value(a) }))}
-            />
-          ) : null}
+    <Link to={to(adPath(ad))} className={classes.card}>
+      <div className={classes.photo}>
+        {ad.photo ? (
+          <img
+            src={ad.photo.thumb}
+            srcSet={`${ad.photo.thumb} 320w, ${ad.photo.medium} 800w`}
+            sizes="(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw"
+            alt=""
+            // The first cards of a result list are the largest thing on a phone's first screen:
+            // fetched at once and first, never lazily (docs/performance.md).
+            loading={first ? 'eager' : 'lazy'}
+            fetchPriority={first ? 'high' : undefined}
+          />
+        ) : (
+          <div className={classes.noPhoto}>
+            <IconPhoto size={32} aria-hidden />
+          </div>
+        )}
+        {ad.featured ? <span className={classes.featured}>{t('featured')}</span> : null}
+      </div>
+      <div className={classes.body}>
+        <span className={classes.price}>
+          <bdi>{money(ad)}</bdi>
+          {negotiable(ad) ? <span className={classes.priceNote}>{t('price-types.negotiable')}</span> : null}
+        </span>
+        <span className={classes.title} dir="auto">
+          {ad.title}
+        </span>
+        {ad.attributes.length > 0 ? (
           <MetaLine
             className={classes.meta}
-            items={[
-              { key: 'place', icon: <IconMapPin size={14} aria-hidden />, text: place(ad) },
-              ...(now && ad.bumped_at
-                ? [
-                    {
-                      key: 'time',
-                      icon: <IconClock size={14} aria-hidden />,
-                      text: <RelativeTime iso={ad.bumped_at} now={now} />,
-                    },
-                  ]
-                : []),
-            ]}
+            items={ad.attributes.map((a, i) => ({ key: String(i), text: value(a) }))}
           />
-        </div>
-      </Link>
-      <FavoriteButton adId={ad.id} saved={ad.favorited} onCard />
-    </div>
+        ) : null}
+        <MetaLine
+          className={classes.meta}
+          items={[
+            { key: 'place', icon: <IconMapPin size={14} aria-hidden />, text: place(ad) },
+            ...(now && ad.bumped_at
+              ? [
+                  {
+                    key: 'time',
+                    icon: <IconClock size={14} aria-hidden />,
+                    text: <RelativeTime iso={ad.bumped_at} now={now} />,
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </div>
+    </Link>
   );
 }
 

@@ -67,7 +67,7 @@ export function FavoriteButton({
         if (!member) return;
         event.preventDefault();
         setError(null);
-        const failed = t('errors:network-request-failed');
+        const failed = t('favorite.failed');
         void import('./favorite-toggle.ts').then((m) => m.turnFavorite(adId, !on, locale, failed)).then(setError);
       }}
     >

@@ -133,7 +133,7 @@ function KindIcon({ item }: { item: Item }) {
     ) : item.type === 'ad-expired' ? (
       <IconHourglassEmpty size={20} aria-hidden />
     ) : item.type === 'favorite-price-drop' ? (
-      <IconTrendingDown size={20} aria-hidden className="mirror-rtl" />
+      <IconTrendingDown size={20} aria-hidden />
     ) : item.type === 'favorite-sold' ? (
       <IconHeart size={20} aria-hidden />
     ) : (
