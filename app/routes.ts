@@ -41,6 +41,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('chats', 'routes/chats/list.tsx', { id: id('chats') }),
       route('chats/new/:ad', 'routes/chats/start.tsx', { id: id('chats.start') }),
       route('chats/:id', 'routes/chats/thread.tsx', { id: id('chats.thread') }),
+      route('favorites', 'routes/profile/favorites.tsx', { id: id('favorites') }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
       // Before `:taxonomy/:category`, whose first segment could read "posts".

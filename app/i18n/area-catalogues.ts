@@ -1,5 +1,5 @@
 // The catalogues of the namespaces only some pages use (`areaNamespaces` in ./config.ts): the
-// account, profile, back-office, contact, notifications and chat pages. The other pages' scripts never carry them
+// account, profile, back-office, contact, notifications, chat and favorites pages. The other pages' scripts never carry them
 // (docs/performance.md, "First-load JavaScript"). A component that uses one waits for it (./use-t.ts:
 // `useT('auth')`, or `useAreaCatalogues('contact')` beside keys of another namespace): it suspends
 // until the page's language's catalogue has loaded, at hydration as after a client-side navigation,
@@ -9,7 +9,7 @@ import { type AreaNamespace, areaNamespaces } from './config.ts';
 import type { Catalogue, Translator } from './translator.ts';
 
 const files = import.meta.glob<Catalogue>(
-  './locales/*/{auth,profile,admin,contact,notifications,placing,errors,validation,alerts,chats}.json',
+  './locales/*/{auth,profile,admin,contact,notifications,placing,errors,validation,alerts,chats,favorites}.json',
   {
     import: 'default',
   },

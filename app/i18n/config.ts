@@ -25,13 +25,14 @@ export const namespaces = [
   'placing',
   'alerts',
   'chats',
+  'favorites',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 
 /**
  * What a page's scripts carry of the catalogue (docs/performance.md, "First-load JavaScript"): the
  * namespaces every part of the site may use, in one chunk per language (./bundle-ar.ts,
- * ./bundle-en.ts); the namespaces of the account, profile, back-office, contact, notifications and chat pages, loaded
+ * ./bundle-en.ts); the namespaces of the account, profile, back-office, contact, notifications, chat and favorites pages, loaded
  * when a component asks for them (./area-catalogues.ts); `mail` never reaches the browser.
  * tests/unit/i18n-areas.test.tsx checks the split and that every use of an area's keys waits for them.
  */
@@ -47,6 +48,7 @@ export const areaNamespaces = [
   'validation',
   'alerts',
   'chats',
+  'favorites',
 ] as const;
 export type AreaNamespace = (typeof areaNamespaces)[number];
 

@@ -44,6 +44,9 @@ export const FLASH_MESSAGES = {
   'chat-blocked': 'chats:done.blocked',
   'chat-unblocked': 'chats:done.unblocked',
   'chat-reported': 'chats:done.reported',
+  // A heart without JavaScript, and the favorites page's remove buttons.
+  'favorite-added': 'favorites:done.added',
+  'favorite-removed': 'favorites:done.removed',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

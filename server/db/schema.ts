@@ -389,6 +389,17 @@ export interface ChatMessagesTable {
   created_at: Timestamp;
 }
 
+export interface FavoritesTable {
+  id: Generated<number>;
+  user_id: string;
+  ad_id: number;
+  /** The ad's price when saved (whole units; bigint: strings from PostgreSQL), null without an amount. */
+  saved_price: ColumnType<number | string | null, number | null | undefined, number | null>;
+  saved_currency: string;
+  saved_price_type: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -425,6 +436,7 @@ export interface Database {
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
   user_blocks: { blocker_id: string; blocked_id: string; created_at: Timestamp };
+  favorites: FavoritesTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

@@ -4,6 +4,7 @@ import type { DB } from '../db/index.ts';
 import { withTransaction } from '../db/transaction.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import { userAdImageKeys } from './ad-images.ts';
+import { releaseFavorites } from './favorites.ts';
 import { ownAvatarKeys } from './profile.ts';
 
 /** How long a phone sign-up may stay unconfirmed before the account is removed. */
@@ -37,7 +38,11 @@ export async function pruneUnconfirmedPhoneSignups(db: DB, now = Date.now(), sto
       .execute();
     if (stale.length === 0) return 0;
     const files: string[] = [];
-    for (const u of stale) files.push(...ownAvatarKeys(u.id, u.image), ...(await userAdImageKeys(tx, u.id)));
+    for (const u of stale) {
+      files.push(...ownAvatarKeys(u.id, u.image), ...(await userAdImageKeys(tx, u.id)));
+      // Their favorites cascade with the row: the counts of the ads they saved are kept exact first.
+      await releaseFavorites(tx, u.id);
+    }
     await tx
       .deleteFrom('users')
       .where(

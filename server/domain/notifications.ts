@@ -81,8 +81,9 @@ export interface NotificationItem {
   read: boolean;
   created_at: string;
   /**
-   * Its subject: the member's own page of the ad it is about (`/profile/posts/…`), else the page its
-   * data names (`path`: a new ad for a saved search, or its results); null when the ad is gone.
+   * Where it links: the member's own page of their ad (`/profile/posts/…`), the public page of an
+   * ad they saved (favorite-*), else the page its data names (`path`: a new ad for a saved search,
+   * or its results); null when the ad is gone (or no longer theirs, or no longer public).
    */
   subject: string | null;
 }
@@ -97,6 +98,10 @@ export interface NotificationPage {
 function sitePath(path: unknown): string | null {
   return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') ? path : null;
 }
+/** Notifications about an ad the member saved (docs/product/favorites.md): they link to its public page. */
+const FAVORITE_TYPES: ReadonlySet<string> = new Set(['favorite-price-drop', 'favorite-sold']);
+/** Statuses whose page anyone may open (server/domain/ads/view.ts). */
+const PUBLIC_STATUSES: ReadonlySet<string> = new Set(['published', 'sold', 'expired']);
 
 /** The ad a notification is about, from its data (`ad_id`). */
 function adIdOf(data: Record<string, unknown>): number | null {
@@ -107,7 +112,7 @@ function adIdOf(data: Record<string, unknown>): number | null {
 /**
  * One page of the member's notifications, newest first: those older than `before` (a notification
  * id) when given. Each links to its subject: the member's own page of the ad, while the ad is
- * theirs and not deleted.
+ * theirs and not deleted; for news of an ad they saved, its public page while anyone may open it.
  */
 export async function listNotifications(
   db: DB,
@@ -130,15 +135,26 @@ export async function listNotifications(
         .selectFrom('ads')
         .innerJoin('taxonomies', 'taxonomies.id', 'ads.taxonomy_id')
         .innerJoin('categories', 'categories.id', 'ads.category_id')
-        .select(['ads.id', 'ads.slug', 'taxonomies.slug as taxonomy_slug', 'categories.slug as category_slug'])
+        .select([
+          'ads.id',
+          'ads.slug',
+          'ads.status',
+          'ads.user_id',
+          'taxonomies.slug as taxonomy_slug',
+          'categories.slug as category_slug',
+        ])
         .where('ads.id', 'in', adIds)
-        .where('ads.user_id', '=', userId)
-        .where('ads.status', '!=', 'deleted')
         .execute()
     : [];
-  const paths = new Map(
-    ads.map((a) => [Number(a.id), `/profile/posts/${a.taxonomy_slug}/${a.category_slug}/${a.slug}-${a.id}`]),
-  );
+  const byId = new Map(ads.map((a) => [Number(a.id), a]));
+  /** The owner's page of their ad while it is theirs and not deleted; the public page of a saved ad while anyone may open it. */
+  const subjectOf = (type: string, adId: number | null): string | null => {
+    const ad = adId === null ? undefined : byId.get(adId);
+    if (!ad) return null;
+    const path = `/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}`;
+    if (FAVORITE_TYPES.has(type)) return PUBLIC_STATUSES.has(ad.status) ? path : null;
+    return ad.user_id === userId && ad.status !== 'deleted' ? `/profile/posts${path}` : null;
+  };
   return {
     items: page.map((r) => {
       const adId = adIdOf(r.data);
@@ -148,7 +164,7 @@ export async function listNotifications(
         data: r.data,
         read: r.read_at !== null,
         created_at: toIso(r.created_at),
-        subject: (adId === null ? undefined : paths.get(adId)) ?? sitePath(r.data.path),
+        subject: subjectOf(r.type, adId) ?? sitePath(r.data.path),
       };
     }),
     next: rows.length > limit ? Number(page[page.length - 1]?.id) : null,

@@ -27,6 +27,7 @@ import type { AuthMeta } from './accounts.ts';
 import { userAdImageKeys } from './ad-images.ts';
 import { announceAdChanges } from './ads/bookkeeping.ts';
 import { Invalid, NotFound } from './errors.ts';
+import { releaseFavorites } from './favorites.ts';
 import { hitRateLimit } from './rate-limit.ts';
 
 export interface ProfileSettings {
@@ -409,7 +410,8 @@ export interface ReleasedAccountData {
  *   and the sitemap at once, and staff keep their history and revisions;
  * - chats and messages (once chats are built): kept for the other party, with this member shown as
  *   "deleted member" (participant and sender set to null, not deleted);
- * - favorites, saved searches, notifications, company memberships: deleted with the account.
+ * - favorites: deleted, the counts of the ads they had saved lowered with them;
+ * - saved searches, notifications, company memberships: deleted with the account.
  */
 export async function releaseAccountData(db: DB, userId: string): Promise<ReleasedAccountData> {
   return withTransaction(db, (trx) => releaseIn(trx, userId));
@@ -454,6 +456,8 @@ async function releaseIn(trx: DB, userId: string): Promise<ReleasedAccountData> 
       live.map((a) => a.id),
     );
   }
+  // Their favorites go with the account, and the counts of the ads they had saved with them.
+  await releaseFavorites(trx, userId);
   return {
     files: [...ownAvatarKeys(userId, user.image), ...(await userAdImageKeys(trx, userId))],
     ads: live.map((a) => a.id),

@@ -49,6 +49,7 @@ import { exposedAuthOperations } from './auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
 import { chatRoutes } from './chats.ts';
+import { favoriteRoutes } from './favorites.ts';
 import { openApiDocument } from './openapi.ts';
 import { savedSearchRoutes } from './saved-searches.ts';
 import { apiXsrfMismatch, newXsrfToken, XSRF_COOKIE } from './security.ts';
@@ -254,6 +255,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
     ...savedSearchRoutes(services, apiLocale),
     ...broadcastingRoutes(services, apiLocale),
     ...chatRoutes(services, apiLocale),
+    ...favoriteRoutes(services, apiLocale),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
   routes.push(

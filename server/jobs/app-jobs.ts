@@ -6,6 +6,7 @@ import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { recountTaxonomy } from '../domain/ads/bookkeeping.ts';
 import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
+import { tellFavoritersBatch } from '../domain/favorites.ts';
 import { type MailLinks, sendNotificationMail } from '../domain/notification-mail/send.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
 import { alertSavedSearches, deliverDailyDigests } from '../domain/search/alerts.ts';
@@ -79,6 +80,8 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
       const delivered = await deliverDailyDigests(db, links, new Date(now()));
       if (delivered) logger.info({ delivered }, 'saved-search digests delivered');
     },
+    /** A batch of the members who saved an ad hear of its price drop or sale (server/domain/favorites.ts). */
+    'notify-favoriters': async (payload, { db }) => void (await tellFavoritersBatch(db, payload)),
   });
 
 export const schedules: (Schedule & { name: JobName })[] = [

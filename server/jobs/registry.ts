@@ -39,6 +39,19 @@ export const JOBS = {
   'alert-saved-searches': z.object({ adId: z.number().int().positive() }),
   /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
   'saved-search-digests': none,
+  /**
+   * The members who saved an ad hear that its price dropped or it was sold, a batch per job (the
+   * next batch enqueued with the last one's end): many of them, so the seller's request does not
+   * wait (server/domain/favorites.ts).
+   */
+  'notify-favoriters': z.object({
+    adId: z.number().int().positive(),
+    sellerId: z.string().nullable(),
+    type: z.enum(['favorite-price-drop', 'favorite-sold']),
+    data: z.record(z.string(), z.unknown()),
+    after: z.number().int().nonnegative(),
+    upTo: z.number().int().positive(),
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

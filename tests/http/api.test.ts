@@ -114,6 +114,8 @@ describe('catalogue API', () => {
         '/categories/{slug}/children',
         '/cities',
         '/csrf-cookie',
+        '/favorites',
+        '/favorites/{id}',
         '/is-logged-in',
         '/openapi.json',
         '/posts',

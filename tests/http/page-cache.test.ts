@@ -165,6 +165,30 @@ describe('the page cache', () => {
     expect(await res.text()).toContain('Report this ad');
   });
 
+  it('keeps no member’s hearts in a shared page: a member’s saved ad is theirs alone', async () => {
+    const ad = await publishedAd('Toyota Corolla 2015 saved privately');
+    const pressed = (html: string) => /aria-pressed="true"/.test(html);
+    // A visitor's copy is stored, with an empty heart.
+    await (await visitor().get('/en/motors/cars')).text();
+    const cached = await visitor().get('/en/motors/cars');
+    expect(cached.headers.get('x-page-cache')).toBe('hit');
+    const shared = await cached.text();
+    expect(shared).toContain('Toyota Corolla 2015 saved privately');
+    expect(pressed(shared)).toBe(false);
+    // A member saves it (the heart's form): their pages show it saved, rendered for them only.
+    const member = await signIn('moderator@souq.test');
+    const saved = await member.post('/en/favorites', { intent: 'add', ad: String(ad.id), back: '/en/motors/cars' });
+    expect(saved.status).toBe(302);
+    await (await member.get('/en/motors/cars')).text(); // reads the flash message
+    const mine = await member.get('/en/motors/cars');
+    expect(mine.headers.get('x-page-cache')).toBeNull();
+    expect(pressed(await mine.text())).toBe(true);
+    // Visitors still get the shared copy, without the member's heart (saving changes no shared page).
+    const again = await visitor().get('/en/motors/cars');
+    expect(again.headers.get('x-page-cache')).toBe('hit');
+    expect(pressed(await again.text())).toBe(false);
+  });
+
   it('drops the ad page, its category listings and the home page when the ad changes', async () => {
     const ad = await publishedAd('Toyota Corolla 2015 soon sold');
     await (await visitor().get(ad.url)).text();

@@ -28,7 +28,7 @@ function patterns(entries: RouteConfigEntry[], parent = ''): string[] {
 }
 const PAGE_PATTERNS = [...new Set(patterns(routes))];
 
-/** The API's routes (server/http/api.ts, server/http/ad-images.ts) with a value for each parameter. */
+/** The API's routes (server/http/api.ts, ad-images.ts, favorites.ts…) with a value for each parameter. */
 const API_PATHS = [
   '/api/csrf-cookie',
   '/api/is-logged-in',
@@ -45,6 +45,8 @@ const API_PATHS = [
   '/api/ad-images',
   '/api/ad-images/1',
   '/api/broadcasting/auth',
+  '/api/favorites',
+  '/api/favorites/1',
   '/api/openapi.json',
   '/api/auth/sign-in/email',
   '/api/auth/get-session',

@@ -163,6 +163,12 @@ const PAGES: [string, Record<Role, Expect>][] = [
     '/en/chats/new/999999999',
     { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fchats%2Fnew%2F999999999' } },
   ],
+  ['/favorites', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Ffavorites' } }],
+  ['/en/favorites', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Ffavorites' } }],
+  [
+    '/en/favorites?before=abc',
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Ffavorites%3Fbefore%3Dabc' } },
+  ],
   ['/logout', all({ status: 302, location: '/' })],
   ['/profile', { ...all(200), visitor: { status: 302, location: '/login?redirect=%2Fprofile' } }],
   ['/en/profile', { ...all(200), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fprofile' } }],
@@ -211,6 +217,8 @@ const API: [string, Record<Role, Expect>][] = [
   ['/api/chats', { ...all(200), visitor: 401 }],
   ['/api/chats?archived=1', { ...all(200), visitor: 401 }],
   ['/api/chats/999999999/messages?after=0', { ...all(404), visitor: 401 }],
+  ['/api/favorites', { ...all(200), visitor: 401 }],
+  ['/api/favorites?before=abc', { ...all(404), visitor: 401 }],
 ];
 
 describe.each([...PAGES, ...API])('%s', (route, expected) => {
@@ -270,6 +278,26 @@ const ACTIONS: [string, Record<string, string>, Record<Role, Expect>][] = [
   ['/api/saved-searches/999999999', { _method: 'DELETE' }, { ...all(404), visitor: 401 }],
   // One-click unsubscribe: the token is the authorisation, the same answer for everyone.
   ['/api/unsubscribe/eyJ1IjoieCJ9.forged', { 'List-Unsubscribe': 'One-Click' }, all(404)],
+  // The heart's form: a visitor logs in and comes back to the page the heart was on.
+  [
+    '/en/favorites',
+    { intent: 'add', ad: '999999999', back: '/en/posts' },
+    { ...all(404), visitor: { status: 302, location: '/en/login?redirect=%2Fen%2Fposts' } },
+  ],
+  [
+    '/favorites',
+    { intent: 'remove', ad: '999999999', back: '/posts' },
+    { ...all({ status: 302, location: '/posts' }), visitor: { status: 302, location: '/login?redirect=%2Fposts' } },
+  ],
+  [
+    '/favorites',
+    { intent: 'add', ad: 'abc' },
+    { ...all(422), visitor: { status: 302, location: '/login?redirect=%2Ffavorites' } },
+  ],
+  ['/api/favorites', { ad_id: '999999999' }, { ...all(404), visitor: 401 }],
+  ['/api/favorites', { ad_id: 'abc' }, { ...all(422), visitor: 401 }],
+  ['/api/favorites/999999999', { _method: 'DELETE' }, { ...all(204), visitor: 401 }],
+  ['/api/favorites/abc', { _method: 'DELETE' }, all(404)],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'private-users.nobody' }, { ...all(403), visitor: 401 }],
   ['/api/broadcasting/auth', { socket_id: '1.2', channel_name: 'presence-chats.1' }, { ...all(403), visitor: 401 }],
   [

@@ -9,6 +9,7 @@ import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData, CardValue } from '../../../server/domain/ads/cards.ts';
 import { RelativeTime } from '../relative-time.tsx';
 import classes from './ad-card.module.css';
+import { FavoriteButton } from './favorite-button.tsx';
 
 type Priced = { price: number | null; currency: string; price_type: string };
 
@@ -82,9 +83,21 @@ export const adPath = (ad: { id: number; slug: string; taxonomy_slug: string; ca
  * An ad in a list (docs/product/site.md): photo in 4:3, price first, title in two lines at most, key
  * details (labelled), area and city, and when it was posted; a featured marker where paid for. Two per row on
  * phones. `now` (the server's, for the same words in the browser) shows the time. Plain elements
- * and a CSS module: lists render many cards per request.
+ * and a CSS module: lists render many cards per request. Beside the link (a form may not sit in a
+ * link), the heart that saves it to the member's favorites (favorite-button.tsx), over the photo's
+ * corner; `ad.favorited` comes with members' pages only.
  */
 export function AdCard({ ad, now, first = false }: { ad: AdCardData; now?: string; first?: boolean }) {
+  return (
+    <>
+      <CardLink ad={ad} now={now} first={first} />
+      <FavoriteButton adId={ad.id} saved={ad.favorited} onCard />
+    </>
+  );
+}
+
+/** The card's link: everything a card shows but its heart. */
+function CardLink({ ad, now, first = false }: { ad: AdCardData; now?: string; first?: boolean }) {
   const { t } = useT('ads');
   const { to } = useLocale();
   const money = useMoney();

@@ -10,6 +10,7 @@ import { OwnerAdActions } from './owner-actions.tsx';
 export default function OwnerPanel({
   ad,
   pendingChange,
+  favorites,
 }: {
   ad: {
     id: number;
@@ -20,6 +21,8 @@ export default function OwnerPanel({
     contact: { phone: boolean; whatsapp: boolean; chat: boolean };
   };
   pendingChange: boolean;
+  /** How many members saved the ad (docs/product/favorites.md). */
+  favorites: number | null;
 }) {
   const { t } = useT('ads');
   useAreaCatalogues('placing');
@@ -27,6 +30,7 @@ export default function OwnerPanel({
     <Card withBorder radius="lg">
       <Stack gap="xs">
         <Text fw={600}>{t('page.yours')}</Text>
+        {favorites !== null ? <SavedBy count={favorites} /> : null}
         {pendingChange ? (
           <Alert color="yellow" role="status" title={t('placing:mine.change-pending')}>
             {t('placing:mine.change-pending-hint')}
@@ -50,5 +54,15 @@ export default function OwnerPanel({
         />
       </Stack>
     </Card>
+  );
+}
+
+/** How many members saved the ad (words of the favorites area, which only owners load). */
+function SavedBy({ count }: { count: number }) {
+  const { t } = useT('favorites');
+  return (
+    <Text size="sm" c="dimmed" data-testid="ad-favorites">
+      {t('saved-by', { count })}
+    </Text>
   );
 }

@@ -7,10 +7,11 @@ import { numberFormat } from '~/lib/intl.ts';
 import { CHAT_MESSAGE, CHAT_READ, NOTIFICATION_CREATED, NOTIFICATION_READ } from '~/lib/realtime/events.ts';
 import { useUserEvent } from '~/lib/realtime/state.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { FavoritesLink } from './favorites-link.tsx';
 import classes from './member-counters.module.css';
 
 // The members' live counters, loaded after the page for members only (visitors' pages never fetch
-// them; app/components/layouts/site-header.tsx): the header's chats link (docs/product/chats.md,
+// them; app/components/layouts/site-header.tsx): the header's favorites link (no count), chats link (docs/product/chats.md,
 // "Header") and notifications bell (docs/product/accounts-and-roles.md, "Notifications"), and the
 // count on the bottom navigation's Chats item on phones. Each count is the root loader's (`unread`,
 // `unreadChats`), then the realtime client's events' while the page is open.
@@ -95,6 +96,7 @@ export function ChatsBadge({ className }: { className: string }) {
 export default function MemberCounters() {
   return (
     <>
+      <FavoritesLink />
       <CounterLink
         path="/chats"
         count={useLiveCount('unreadChats')}

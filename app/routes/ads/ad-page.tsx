@@ -5,6 +5,7 @@ import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
@@ -36,6 +37,7 @@ import {
   similarAds,
 } from '../../../server/domain/ads/view.ts';
 import { chatIdForAd } from '../../../server/domain/chats/chats.ts';
+import { favoritesOfAd, isFavorite, markFavorited } from '../../../server/domain/favorites.ts';
 import type { Route } from './+types/ad-page';
 import classes from './ad-page.module.css';
 
@@ -67,10 +69,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeOf(request);
   const t = tFor(request);
   const canonical = localizePath(`/${ad.path.taxonomy.slug}/${ad.path.category.slug}/${ad.slug}-${ad.id}`, locale);
-  const similar = await similarAds(db(context), ad);
+  // A member's hearts show what they saved (their pages are never shared).
+  const similar = await markFavorited(db(context), user?.id, await similarAds(db(context), ad));
   // The owner is told when an edit of theirs waits for review (signed-in pages are never cached).
   const pendingChange =
     owner && ad.status === 'published' ? (await findPendingChange(db(context), ad.id)) !== null : false;
+  // The owner sees how many members saved it; a member, whether they did.
+  const favorites = owner ? await favoritesOfAd(db(context), ad.id) : null;
+  const favorited = !!user && !owner && (await isFavorite(db(context), user.id, ad.id));
   if (ad.status === 'deleted') {
     // Gone for good: 410 with similar ads, so visitors and crawlers both know.
     return data(
@@ -109,6 +115,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       signedIn: !!user,
       // A buyer who wrote about this ad before goes back to that chat.
       chatId: user && !owner ? await chatIdForAd(db(context), ad.id, user.id) : null,
+      favorites,
+      favorited,
       meta: {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
@@ -237,11 +245,17 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
         <div className={classes.main}>
           <Stack gap="md">
             <AdGallery photos={ad.photos} title={ad.title} />
-            <Group justify="space-between" align="flex-start">
+            <Group justify="space-between" align="flex-start" wrap="nowrap">
               <Title order={1} size="h2" dir="auto">
                 {ad.title}
               </Title>
-              <StatusBadge status={ad.status} />
+              <Group gap="xs" wrap="nowrap">
+                <StatusBadge status={ad.status} />
+                {/* Saved by members (not the owner, who sees the count): a live ad, or one they saved, to remove it. */}
+                {!owner && (ad.status === 'published' || loaderData.favorited) ? (
+                  <FavoriteButton adId={ad.id} saved={loaderData.favorited} />
+                ) : null}
+              </Group>
             </Group>
             <Text fz="xl" fw={700} c="brand">
               {price(ad)}
@@ -325,6 +339,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                     contact: ad.contact,
                   }}
                   pendingChange={loaderData.pendingChange}
+                  favorites={loaderData.favorites}
                 />
               </Suspense>
             ) : null}

@@ -11,6 +11,7 @@ import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
 import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { markFavorited } from '../../../server/domain/favorites.ts';
 import { listUserAds, loadPublicProfile } from '../../../server/domain/member-page.ts';
 import type { Route } from './+types/user-page';
 
@@ -24,9 +25,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (page < 1) throw notFound(request);
   const listing = await listUserAds(db(context), profile.id, page);
   if (page > listing.pages) throw notFound(request);
+  const user = await currentUser(request, context);
+  // A member's hearts show what they saved (their pages are never shared).
+  listing.ads = await markFavorited(db(context), user?.id, listing.ads);
   const t = tFor(request);
   const locale = localeOf(request);
-  const signedIn = !!(await currentUser(request, context));
+  const signedIn = !!user;
   return data(
     {
       profile,

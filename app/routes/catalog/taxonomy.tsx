@@ -20,6 +20,7 @@ import { isTaxonomySegment } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { cardsByIds } from '../../../server/domain/ads/cards.ts';
 import { getTaxonomy, listChildren } from '../../../server/domain/catalog.ts';
+import { markFavorited } from '../../../server/domain/favorites.ts';
 import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/taxonomy';
 
@@ -37,11 +38,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listChildren(db(context), taxonomy.id, null),
     search(database, query, { pageSize: TAXONOMY_ADS }),
   ]);
-  const ads = await cardsByIds(database.db, found.ids);
+  const user = await currentUser(request, context);
+  // A member's hearts show what they saved (their pages are never shared).
+  const ads = await markFavorited(database.db, user?.id, await cardsByIds(database.db, found.ids));
   // Published ads under each top-level category (its whole subtree), from the same search.
   const counts = Object.fromEntries(found.facets.categories.map((f) => [f.slug, f.count]));
   const title = localName(locale, taxonomy);
-  const signedIn = !!(await currentUser(request, context));
+  const signedIn = !!user;
   return data(
     {
       taxonomy,

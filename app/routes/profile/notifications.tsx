@@ -5,12 +5,14 @@ import {
   IconCircleCheck,
   IconCircleX,
   IconClockHour4,
+  IconHeart,
   IconHourglassEmpty,
   IconSearch,
+  IconTrendingDown,
 } from '@tabler/icons-react';
 import { data, Form, Link, useNavigation, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router';
 import { z } from 'zod';
-import { useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import { usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { RelativeTime } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
@@ -68,6 +70,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           ? [n.data.name]
           : [],
       count: typeof n.data.count === 'number' ? n.data.count : null,
+      // A saved ad's price drop (docs/product/favorites.md): the prices then and now.
+      priceDrop:
+        typeof n.data.old_price === 'number' &&
+        typeof n.data.new_price === 'number' &&
+        typeof n.data.currency === 'string'
+          ? { was: n.data.old_price, now: n.data.new_price, currency: n.data.currency }
+          : null,
       // Whole days left (an ad-expiring reminder), counted now, so an old reminder does not say "3 days".
       daysLeft: Number.isNaN(expires) ? null : Math.ceil((expires - now.getTime()) / DAY),
     };
@@ -133,10 +142,21 @@ function KindIcon({ item }: { item: Item }) {
       <IconHourglassEmpty size={20} aria-hidden />
     ) : item.type === 'saved-search-match' ? (
       <IconSearch size={20} aria-hidden />
+    ) : item.type === 'favorite-price-drop' ? (
+      <IconTrendingDown size={20} aria-hidden />
+    ) : item.type === 'favorite-sold' ? (
+      <IconHeart size={20} aria-hidden />
     ) : (
       <IconBell size={20} aria-hidden />
     );
-  const color = item.type === 'ad-rejected' ? 'red' : item.type.startsWith('ad-expir') ? 'yellow' : 'brand';
+  const color =
+    item.type === 'ad-rejected'
+      ? 'red'
+      : item.type.startsWith('ad-expir')
+        ? 'yellow'
+        : item.type === 'favorite-sold'
+          ? 'blue'
+          : 'brand';
   return (
     <ThemeIcon className={classes.icon} size={40} radius="xl" variant="light" color={color}>
       {icon}
@@ -170,6 +190,10 @@ function useWords() {
         return item.count !== null
           ? { heading: t('kinds.saved-search-digest', { count: item.count }), hint: null }
           : { heading: t('kinds.saved-search-match'), hint: null };
+      case 'favorite-price-drop':
+        return { heading: t('kinds.favorite-price-drop'), hint: null };
+      case 'favorite-sold':
+        return { heading: t('kinds.favorite-sold'), hint: null };
       default:
         return { heading: t('kinds.other'), hint: null };
     }
@@ -180,6 +204,7 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
   const { t } = useT('notifications');
   const { to, locale } = useLocale();
   const reasonLabel = useReasonLabel();
+  const price = usePrice();
   const words = useWords()(item);
   const submit = useSubmit();
   const unread = !item.read;
@@ -220,6 +245,14 @@ function NotificationRow({ item, now, action }: { item: Item; now: string; actio
           <Text size="sm">
             {t('search')}
             <bdi dir="auto">{item.searches.join(locale === 'ar' ? '، ' : ', ')}</bdi>
+          </Text>
+        ) : null}
+        {item.priceDrop ? (
+          <Text size="sm" fw={600} c="brand" data-testid="price-drop">
+            {t('price-drop', {
+              now: price({ price: item.priceDrop.now, currency: item.priceDrop.currency, price_type: 'fixed' }),
+              was: price({ price: item.priceDrop.was, currency: item.priceDrop.currency, price_type: 'fixed' }),
+            })}
           </Text>
         ) : null}
         {item.reason ? (

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { IconEye, IconPhone } from '@tabler/icons-react';
+import { IconEye, IconHeart, IconPhone } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { MetaLine, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
@@ -83,6 +83,12 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
                   key: 'reveals',
                   icon: <IconPhone size={16} aria-hidden />,
                   text: t('placing:mine.reveals-total', { count: reveals }),
+                },
+                // Members who saved it now (docs/product/favorites.md).
+                {
+                  key: 'favorites',
+                  icon: <IconHeart size={16} aria-hidden />,
+                  text: <span data-testid="ad-favorites">{t('mine.favorites', { count: ad.favorites })}</span>,
                 },
               ]}
             />

@@ -10,7 +10,7 @@ import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts'
 import { flashCookie, redirectWithFlash } from '~/lib/flash.server.ts';
 import { authMeta, formAction, redirectWithCookies } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { dates } from '~/lib/intl.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
@@ -29,6 +29,7 @@ import {
   setPasswordSchema,
 } from '~/lib/validation/profile.ts';
 import { listCityNames } from '../../../server/domain/catalog.ts';
+import { countFavorites } from '../../../server/domain/favorites.ts';
 import {
   accountHasPassword,
   changePassword,
@@ -67,16 +68,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const user = await requireUser(request, context);
   const locale = localeOf(request);
-  const [settings, cities, notifications] = await Promise.all([
+  const [settings, cities, notifications, favorites] = await Promise.all([
     loadProfileSettings(db(context), user.id),
     listCityNames(db(context)),
     notificationPreferences(db(context), user.id),
+    countFavorites(db(context), user.id),
   ]);
   return {
     meta: { title: t('profile:title'), description: t('profile:description'), noindex: true },
     settings,
     cities: cities.map((c) => ({ id: c.id, name: localName(locale, c) })),
     notifications,
+    favorites,
   };
 }
 
@@ -243,9 +246,21 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
             />
           </Text>
         </Box>
-        <Group gap="xs" ms="auto">
+        <Group gap="xs" ms="auto" justify="flex-end">
           <Button component={Link} to={to('/profile/posts')} variant="light" radius="xl">
             {t('placing:mine.title')}
+          </Button>
+          {/* The member's favorites, with how many (on phones the header has no room for their link). */}
+          <Button
+            component={Link}
+            to={to('/favorites')}
+            variant="light"
+            radius="xl"
+            rightSection={
+              <span data-testid="favorites-count">{numberFormat(locale).format(loaderData.favorites)}</span>
+            }
+          >
+            {t('common:favorites-link')}
           </Button>
           <Button component={Link} to={to('/searches')} variant="default" radius="xl">
             {t('saved-searches')}

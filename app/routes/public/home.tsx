@@ -14,6 +14,7 @@ import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { type AdCard, cardsByIds } from '../../../server/domain/ads/cards.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
+import { markFavorited } from '../../../server/domain/favorites.ts';
 import { search } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/home';
 
@@ -33,12 +34,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search(database, EMPTY_QUERY, { pageSize: HOME_ADS }),
   ]);
   const counts = Object.fromEntries(latest.facets.categories.map((f) => [f.slug, f.count]));
+  const user = await currentUser(request, context);
+  // A member's hearts show what they saved (their pages are never shared).
   const [featuredAds, latestAds] = await Promise.all([
-    cardsByIds(database.db, featured.ids),
-    cardsByIds(database.db, latest.ids),
+    cardsByIds(database.db, featured.ids).then((cards) => markFavorited(database.db, user?.id, cards)),
+    cardsByIds(database.db, latest.ids).then((cards) => markFavorited(database.db, user?.id, cards)),
   ]);
   // Shows every taxonomy's ad counts: a change of an ad anywhere renews the shared copy.
-  const signedIn = !!(await currentUser(request, context));
+  const signedIn = !!user;
   return data(
     {
       taxonomies: taxonomies.map((x) => ({ ...x, ads: counts[x.slug] ?? 0 })),

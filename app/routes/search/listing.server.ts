@@ -6,6 +6,8 @@ import { type RouterContextProvider, redirect } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { localeOf, notFound, services } from '~/lib/route.server.ts';
 import { parsePage, parseSearchQuery, searchString } from '~/lib/search-query.ts';
+import { currentUser } from '~/lib/session.server.ts';
+import { markFavorited } from '../../../server/domain/favorites.ts';
 import { buildListing, type Listing } from '../../../server/domain/search/listing.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 
@@ -45,5 +47,7 @@ export async function loadListing(
   }
   const listing = await buildListing(database, catalogue, resolved, page, fixed.base);
   if (!listing) throw notFound(request);
-  return listing;
+  // A member's hearts show what they saved (their pages are never shared).
+  const user = await currentUser(request, context);
+  return user ? { ...listing, ads: await markFavorited(database.db, user.id, listing.ads) } : listing;
 }

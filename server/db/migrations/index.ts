@@ -18,6 +18,7 @@ import * as m0015 from './0015_ad_pending_changes.ts';
 import * as m0016 from './0016_search_terms.ts';
 import * as m0017 from './0017_notifications_list.ts';
 import * as m0018 from './0018_chats.ts';
+import * as m0019 from './0019_favorites.ts';
 import * as m0020 from './0020_saved_search_alerts.ts';
 import type { Migration } from './helpers.ts';
 
@@ -40,5 +41,6 @@ export const migrations: Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
   m0020,
 ];

@@ -25,6 +25,8 @@ export interface AdCard {
   featured: boolean;
   /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
   attributes: CardValue[];
+  /** The signed-in member saved it (set on members' pages only: server/domain/favorites.ts markFavorited). */
+  favorited?: boolean;
 }
 
 /**

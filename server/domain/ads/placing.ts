@@ -11,6 +11,7 @@ import { recordRevision } from '../audit.ts';
 import type { Attribute, CategoryPath } from '../catalog.ts';
 import { getCategoryPath } from '../catalog.ts';
 import { Invalid, NotFound } from '../errors.ts';
+import { isPriceDrop, tellFavoriters } from '../favorites.ts';
 import { indexAdText } from '../search/text-index.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { ACTIVE_STATUSES, type Actor, AD_RULES, checkAllowance, confirmedPhone, DAY } from './rules.ts';
@@ -415,14 +416,35 @@ export async function writeAdValues(
   extra: Updateable<Database['ads']>,
 ): Promise<string> {
   const slug = slugify(input.title);
+  const fields = adFields(input);
+  const before = await trx
+    .selectFrom('ads')
+    .select(['price', 'currency', 'price_type'])
+    .where('id', '=', ad.id)
+    .executeTakeFirst();
   const updated = await trx
     .updateTable('ads')
-    .set({ ...adFields(input), slug, ...extra })
+    .set({ ...fields, slug, ...extra })
     .where('id', '=', ad.id)
     .where('status', '=', ad.status)
     .executeTakeFirst();
   // A moderator's decision landed between reading and writing: the member sees the new state first.
   if (Number(updated.numUpdatedRows) === 0) throw new Invalid({ form: ['ad-wrong-status'] });
+  // A live ad's price drop reaches the members who saved it (docs/product/favorites.md), whether the
+  // edit applied at once or a moderator approved it now.
+  const old = before && { ...before, price: before.price === null ? null : toNumber(before.price) };
+  if (ad.status === 'published' && (extra.status ?? ad.status) === 'published' && old && isPriceDrop(old, fields)) {
+    await tellFavoriters(trx, ad.id, ad.user_id, {
+      type: 'favorite-price-drop',
+      data: {
+        ad_id: ad.id,
+        title: input.title,
+        old_price: old.price as number,
+        new_price: fields.price as number,
+        currency: fields.currency,
+      },
+    });
+  }
   if ('attrs' in changes) {
     await trx.deleteFrom('ad_attribute_values').where('ad_id', '=', ad.id).execute();
     const values = valueRows(ad.id, attributes, input.attrs);

@@ -6,6 +6,7 @@ import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
+import { tellFavoriters } from '../favorites.ts';
 import { notify } from '../notifications.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { dropPendingChange } from './placing.ts';
@@ -113,6 +114,10 @@ export async function moveAd(
         title: ad.title,
         ...(options.reason ? { reason: options.reason } : {}),
       });
+    }
+    // The members who saved it hear that it is sold (docs/product/favorites.md).
+    if (move === 'mark-sold') {
+      await tellFavoriters(trx, id, ad.user_id, { type: 'favorite-sold', data: { ad_id: id, title: ad.title } });
     }
     await countersChanged(trx, ad);
     await announceAdChanges(trx, [id]);
