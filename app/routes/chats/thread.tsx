@@ -32,7 +32,7 @@ import {
   offerAnswerSchema,
 } from '~/lib/validation/chats.ts';
 import { useErrorWords } from '~/lib/validation/use-error-words.ts';
-import { loadThread } from '../../../server/domain/chats/chats.ts';
+import { isChatMember, loadThread } from '../../../server/domain/chats/chats.ts';
 import {
   blockChatMember,
   reportChatMember,
@@ -95,6 +95,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = chatIdOf(request, params);
   const here = localizePath(`/chats/${id}`, localeOf(request));
   const back = () => redirect(here, 303);
+  // Someone else's chat (or none) is 404 whatever was sent, as its page is.
+  if (!(await isChatMember(db(context), user.id, id))) throw notFound(request);
   if (requestInfo(context).bodyTooLarge) {
     // Only a photo can be this large; nothing was read, nothing changes.
     return data(

@@ -88,7 +88,7 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
                 {
                   key: 'favorites',
                   icon: <IconHeart size={16} aria-hidden />,
-                  text: <span data-testid="ad-favorites">{t('mine.favorites', { count: ad.favorites })}</span>,
+                  text: <span data-testid="ad-favorites">{t('placing:mine.favorites', { count: ad.favorites })}</span>,
                 },
               ]}
             />
