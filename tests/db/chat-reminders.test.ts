@@ -67,6 +67,7 @@ describe.each(dialects)('chat reminders on %s', (dialect) => {
     clock = Date.now();
   });
 
+  let members = 0;
   /** A member with a confirmed address of their own, in `locale`, who wants chat emails unless told. */
   const member = async (
     name: string,
@@ -74,7 +75,7 @@ describe.each(dialects)('chat reminders on %s', (dialect) => {
     options: { chatMail?: boolean; email?: string; verified?: boolean } = {},
   ) => {
     const m = await insertMember(t.db, { name });
-    const email = options.email ?? `${m.id}@example.ly`;
+    const email = options.email ?? `member-${++members}-${Date.now()}@example.ly`;
     await t.db
       .updateTable('users')
       .set({ locale, email, email_verified: options.verified ?? true })
