@@ -1,8 +1,8 @@
 // Notification mails (docs/product/alerts.md, "Emails"): one per notification the member wants by
 // email, a chat's unread reminder (docs/product/chats.md, "Emails"), and the daily digest of saved
-// searches; in the member's language, with the brand, a
-// button to the subject, and at the foot a link to stop that kind of mail — also given to mail
-// programs as RFC 8058 one-click unsubscribe headers. Wording: the `mail` catalogue, read through
+// searches; in the member's language, with the brand, a button to the subject, and at the foot a
+// link to stop that kind of mail — also given to mail programs as RFC 8058 one-click unsubscribe
+// headers. Wording: the `mail` catalogue, read through
 // ./catalogues.ts so the job worker can render them.
 import { type Locale, localeDirs, localeTags } from '../../app/i18n/config.ts';
 import { numberFormat } from '../../app/lib/intl.ts';
@@ -102,7 +102,7 @@ export interface NoticeContent {
   url: string;
 }
 
-/** The mail of one notification. */
+/** The mail of one notification, or of a chat's unread messages. */
 export function noticeMail(locale: Locale, to: string, name: string, c: NoticeContent, foot: MailFoot): MailMessage {
   const t = mailTranslator(locale).t;
   const values = c.count === undefined ? c.values : { ...c.values, count: c.count };
