@@ -6,6 +6,7 @@ import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
 import { recountTaxonomy } from '../domain/ads/bookkeeping.ts';
 import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
+import { sendChatReminder } from '../domain/chats/reminders.ts';
 import { tellFavoritersBatch } from '../domain/favorites.ts';
 import { type MailLinks, sendNotificationMail } from '../domain/notification-mail/send.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
@@ -73,6 +74,8 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
     },
     /** A notification's mail, if the member wants it when this runs (server/domain/notification-mail/). */
     'notification-mail': async (payload, { db }) => void (await sendNotificationMail(db, links, payload)),
+    /** A chat's unread messages mailed to their recipient, if still due (server/domain/chats/reminders.ts). */
+    'chat-unread-reminder': async (payload, { db, id }) => void (await sendChatReminder(db, links, payload, id)),
     /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
     'alert-saved-searches': async (payload, { db }) => void (await alertSavedSearches(db, payload.adId)),
     /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */

@@ -71,6 +71,16 @@ export async function enqueueJob(
   return row ? Number(row.id) : null;
 }
 
+/**
+ * Lets a running job's unique key go: from now on a job enqueued with the same key is added, not
+ * ignored. For a job that reads its state first and may then enqueue its own successor (the key
+ * otherwise holds until it finishes), or that must not swallow work asked for while it runs. If
+ * the job then fails, its retry runs without the key.
+ */
+export async function releaseUniqueKey(db: DB, jobId: number): Promise<void> {
+  await db.updateTable('jobs').set({ unique_key: null }).where('id', '=', jobId).execute();
+}
+
 export interface JobContext {
   id: number;
   attempt: number;

@@ -35,6 +35,12 @@ export const JOBS = {
     /** Sent only if this check still finds it unread (server/domain/notification-mail/send.ts). */
     unlessRead: z.enum(UNREAD_CHECK_KINDS).optional(),
   }),
+  /** A chat's unread messages mailed to their recipient, if still due (server/domain/chats/reminders.ts). */
+  'chat-unread-reminder': z.object({
+    chatId: z.number().int().positive(),
+    userId: z.string().min(1).max(200),
+    messageId: z.number().int().positive(),
+  }),
   /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
   'alert-saved-searches': z.object({ adId: z.number().int().positive() }),
   /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */

@@ -1,7 +1,8 @@
 // Notification mails (docs/product/alerts.md, "Emails"): one per notification the member wants by
-// email, and the daily digest of saved searches; in the member's language, with the brand, a
-// button to the subject, and at the foot a link to stop that kind of mail — also given to mail
-// programs as RFC 8058 one-click unsubscribe headers. Wording: the `mail` catalogue, read through
+// email, a chat's unread reminder (docs/product/chats.md, "Emails"), and the daily digest of saved
+// searches; in the member's language, with the brand, a button to the subject, and at the foot a
+// link to stop that kind of mail — also given to mail programs as RFC 8058 one-click unsubscribe
+// headers. Wording: the `mail` catalogue, read through
 // ./catalogues.ts so the job worker can render them.
 import { type Locale, localeDirs, localeTags } from '../../app/i18n/config.ts';
 import { numberFormat } from '../../app/lib/intl.ts';
@@ -90,6 +91,8 @@ export interface NoticeContent {
   kind: string;
   /** Values of the subject and body (`title`, `name`, `date`). */
   values: Record<string, string>;
+  /** A number the subject and body say, in the language's plural forms (unread messages). */
+  count?: number;
   /** The subject's own words (an ad's title), shown quoted. */
   quote: string | null;
   /** Further lines (a reason, a price). */
@@ -99,11 +102,12 @@ export interface NoticeContent {
   url: string;
 }
 
-/** The mail of one notification. */
+/** The mail of one notification, or of a chat's unread messages. */
 export function noticeMail(locale: Locale, to: string, name: string, c: NoticeContent, foot: MailFoot): MailMessage {
   const t = mailTranslator(locale).t;
-  const subject = t(`notice.kinds.${c.kind}.subject`, c.values);
-  const blocks: Block[] = [{ text: t(`notice.kinds.${c.kind}.body`, c.values) }];
+  const values = c.count === undefined ? c.values : { ...c.values, count: c.count };
+  const subject = t(`notice.kinds.${c.kind}.subject`, values);
+  const blocks: Block[] = [{ text: t(`notice.kinds.${c.kind}.body`, values) }];
   if (c.quote) blocks.push({ quote: c.quote });
   for (const line of c.lines) blocks.push({ text: line });
   return layout(

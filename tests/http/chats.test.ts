@@ -2,14 +2,17 @@
 // the start page's forms (quick reply, own words, offer) without JavaScript, the thread's forms
 // (send, photo, offer answers, archive, block, report) with post/redirect/get, and the JSON API
 // (list, start, send with an idempotency key, catch-up cursor, read, photos, offers) with its
-// guards: sign-in, XSRF, someone else's chat, bad input in both languages, closed and blocked chats.
+// guards: sign-in, XSRF, someone else's chat, bad input in both languages, closed and blocked chats;
+// the email of unread messages, run by the server's own job worker, and its one-click unsubscribe.
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { member, placeToyota, publish } from '../support/ads.ts';
 import { BROWSER_UA, type Browser, browser } from '../support/http-browser.ts';
 import { serverSql as sql } from '../support/server-db.ts';
+import { waitForMail } from '../support/smtp-capture.ts';
 
 const base = inject('baseUrl');
+const mailDir = inject('mailDir');
 
 interface ApiMessage {
   id: number;
@@ -404,5 +407,76 @@ describe('the chats API', () => {
     expect(declined.status).toBe(201);
     expect(((await declined.json()) as { data: ApiMessage }).data.kind).toBe('offer-declined');
     expect((await answer(seller, 'accept')).status).toBe(403);
+  });
+});
+
+describe('the email of unread messages', () => {
+  const reminders = (chatId: number, status: string) =>
+    sql<{ id: number; run_at: number }>(
+      "select id, run_at from jobs where name = 'chat-unread-reminder' and status = ? and payload like ?",
+      status,
+      `{"chatId":${chatId},%`,
+    );
+  /** The reminder's time comes: its run-at moved to now, the server's own worker runs it. */
+  const due = async (chatId: number) => {
+    const [job] = reminders(chatId, 'pending');
+    expect(job).toBeDefined();
+    sql('update jobs set run_at = ? where id = ? returning id', Date.now(), job?.id as number);
+    const deadline = Date.now() + 15_000;
+    while (!sql("select 1 from jobs where id = ? and status = 'done'", job?.id as number).length) {
+      if (Date.now() > deadline) throw new Error('the reminder did not run');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('mails a seller who turned chat emails on, once for a burst, 15 minutes on; one click stops them', async () => {
+    const { seller, buyer, ad } = await setting('Toyota Corolla 2015 for a chat reminder');
+    const [owner] = sql<{ id: string; email: string }>(
+      'select users.id, users.email from ads join users on users.id = ads.user_id where ads.id = ?',
+      ad.id,
+    );
+    expect((await seller.post('/en/profile', { intent: 'notifications', email: 'chat-message' })).status).toBe(302);
+    const started = await api(buyer, 'POST', '/api/chats', { json: { ad_id: ad.id, body: 'Is it still available?' } });
+    const chatId = ((await started.json()) as { data: { chat_id: number } }).data.chat_id;
+    const more = await api(buyer, 'POST', `/api/chats/${chatId}/messages`, { json: { body: 'Your final price?' } });
+    expect(more.status).toBe(201);
+    // One reminder for both messages, 15 minutes on; no notification.
+    const [pending, ...others] = reminders(chatId, 'pending');
+    expect(others).toEqual([]);
+    expect(Number(pending?.run_at) - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(sql('select id from notifications where user_id = ?', owner?.id as string)).toEqual([]);
+
+    await due(chatId);
+    const mail = await waitForMail(mailDir, owner?.email as string, /wrote to you about/, 15_000);
+    expect(mail.subject).toBe('Member wrote to you about “Toyota Corolla 2015 for a chat reminder”');
+    expect(mail.body).toContain('You have 2 unread messages from Member in the chat about:');
+    expect(mail.links.some((l) => l.endsWith(`/en/chats/${chatId}`))).toBe(true);
+    expect(mail.header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const token = (/<([^>]+)>/.exec(mail.header('List-Unsubscribe'))?.[1] ?? '').split('/').pop() as string;
+    const res = await fetch(`${base}/api/unsubscribe/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(204);
+    expect(
+      sql(
+        'select enabled from notification_preferences where user_id = ? and type = ? and channel = ?',
+        owner?.id as string,
+        'chat-message',
+        'email',
+      ),
+    ).toEqual([{ enabled: 0 }]);
+
+    // Still unread, a new message plans a new reminder; chat emails are off now, so it sends nothing.
+    await api(buyer, 'POST', `/api/chats/${chatId}/messages`, { json: { body: 'Hello?' } });
+    await due(chatId);
+    // Mails are handed to `send-mail` jobs as the reminder runs: one notification mail to the seller, ever.
+    const mails = sql(
+      "select id from jobs where name = 'send-mail' and payload like ? and payload like ?",
+      '{"kind":"notification",%',
+      `%"to":"${owner?.email}"%`,
+    );
+    expect(mails).toHaveLength(1);
   });
 });

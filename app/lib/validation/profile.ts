@@ -48,8 +48,9 @@ export const OPTIONAL_CHANNELS: readonly OptionalChannel[] = ['email', 'sms'];
 
 /**
  * Until a member saves the form: email for what happens to their ads, moderation, saved searches,
- * favorites, packages and notices from Souq; chat messages arrive live and in-app only (an email
- * per message would flood inboxes); no SMS (it costs the member data and us money).
+ * favorites, packages and notices from Souq; chat messages arrive live (their email, a reminder of
+ * a chat still unread, is for members who ask: docs/product/chats.md "Emails"); no SMS (it costs
+ * the member data and us money).
  */
 const EMAIL_OFF_BY_DEFAULT: readonly NotificationType[] = ['chat-message'];
 export function defaultNotificationSetting(type: NotificationType, channel: OptionalChannel): boolean {

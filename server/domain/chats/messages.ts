@@ -1,8 +1,9 @@
 // Messages of a chat (docs/product/chats.md): a text (at most 2000 characters), a photo with an
 // optional caption, a buyer's price offer and the seller's answer. Each is stored in one
 // transaction with the chat's counters (the recipient's unread count, both sides' latest message)
-// and told to the realtime relay once committed (server/realtime/chats.ts). A retry carrying the
-// same idempotency key answers the message already stored, never a second one.
+// and the recipient's email reminder (./reminders.ts), and told to the realtime relay once
+// committed (server/realtime/chats.ts). A retry carrying the same idempotency key answers the
+// message already stored, never a second one.
 import { CATCH_UP_LIMIT, CHAT_MESSAGE_MAX } from '../../../app/lib/chats.ts';
 import { PRICE_MAX } from '../../../app/lib/validation/ads.ts';
 import type { DB } from '../../db/index.ts';
@@ -15,6 +16,7 @@ import { hitRateLimit, type RateLimitRule } from '../rate-limit.ts';
 import { chatState, requireOpen, touchLastSeen } from './chats.ts';
 import { told } from './events.ts';
 import { deleteChatImage, type StoredChatImage, storeChatImage } from './images.ts';
+import { planChatReminder } from './reminders.ts';
 import { flagsText, safetyFlags } from './safety.ts';
 import { type ChatMessageView, messageQuery, messageView } from './view.ts';
 
@@ -110,8 +112,9 @@ export async function prepareMessage(
 /**
  * Stores a prepared message in the running transaction with the chat's counters: the chat's and
  * both members' latest message, the sender's own message read by them, the recipient's unread count
- * up by one and the chat back in their inbox. A new offer replaces the buyer's earlier pending one.
- * The relay hears of it after the commit.
+ * up by one and the chat back in their inbox, and the recipient's email reminder planned (unless
+ * one is pending: ./reminders.ts). A new offer replaces the buyer's earlier pending one. The relay
+ * hears of it after the commit.
  */
 export async function insertMessage(
   tx: Tx,
@@ -170,6 +173,7 @@ export async function insertMessage(
       .where('chat_id', '=', chat.chatId)
       .where('user_id', '=', chat.recipientId)
       .execute();
+    await planChatReminder(tx, { chatId: chat.chatId, userId: chat.recipientId, messageId: id }, now);
   }
   const message = messageView(await messageQuery(tx).where('chat_messages.id', '=', id).executeTakeFirstOrThrow());
   await afterCommitOf(

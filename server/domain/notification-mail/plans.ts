@@ -2,16 +2,17 @@
 // by `notify` (server/domain/notifications.ts) gets a `notification-mail` job in its transaction,
 // run at once or after a delay; when it runs it sends the mail only if the member still wants it
 // (their settings, a confirmed address of their own) and, for a plan with `unlessRead`, only if what
-// it tells is still unread. This is the one mechanism for "mail after a delay only if still unread".
+// it tells is still unread.
 //
 // A feature picks a plan for its notifications here (EMAIL_PLANS), or per call:
-//   notify(tx, userId, 'chat-message', data, { email: { delayMs: 15 * MINUTE, unlessRead: 'chat-message' } })
+//   notify(tx, userId, 'ad-approved', data, { email: { delayMs: 10 * MINUTE, unlessRead: 'notification' } })
 // and, for a check of its own, names it in UNREAD_CHECK_KINDS and writes it in UNREAD_CHECKS
-// (./send.ts): a function of the notification row that says whether it is still unread. Chats: the
-// message's notification is written with the message (`notify` in the transaction that stores it);
-// the default plan below mails it after 15 minutes unless the notification was marked read — mark
-// it read when the member reads the thread, or add a 'chat-message' check that reads the message's
-// own read time from `data.message_id`.
+// (./send.ts): a function of the notification row that says whether it is still unread.
+//
+// Chat messages are not notifications (docs/product/chats.md, "Emails"): a chat has its own read
+// state and counters, so its mail is a reminder of its own — a `chat-unread-reminder` job planned
+// with the message (server/domain/chats/reminders.ts), CHAT_REMINDER_DELAY_MS later, sent through
+// the same recipient rules, layout and unsubscribe links (./send.ts `sendNotice`).
 import type { NotificationType } from '../../../app/lib/validation/profile.ts';
 
 export const MINUTE = 60_000;
@@ -25,13 +26,17 @@ export type EmailPlan = 'none' | { delayMs: number; unlessRead?: UnreadCheckKind
 
 const AT_ONCE: EmailPlan = { delayMs: 0 };
 
+/** A chat's unread messages are mailed this long after the message that planned the reminder. */
+export const CHAT_REMINDER_DELAY_MS = 15 * MINUTE;
+
 /**
  * The plan of each type. What a member may already have seen live on the site (their ad approved
- * while they wait for it, a chat message) is mailed a little later and only while still unread;
+ * while they wait for it) is mailed a little later and only while still unread;
  * what happens while nobody is looking (expiry, a new ad for a saved search, favorites) at once.
  */
 export const EMAIL_PLANS: Record<NotificationType, EmailPlan> = {
-  'chat-message': { delayMs: 15 * MINUTE, unlessRead: 'notification' },
+  // Never written as a notification: chats mail their own reminder (CHAT_REMINDER_DELAY_MS).
+  'chat-message': 'none',
   'ad-approved': { delayMs: 10 * MINUTE, unlessRead: 'notification' },
   'ad-rejected': { delayMs: 10 * MINUTE, unlessRead: 'notification' },
   'ad-expiring': AT_ONCE,

@@ -1,7 +1,9 @@
 // A notification's mail, when its `notification-mail` job runs (plans: ./plans.ts): checked then —
 // still unread if the plan asks, a confirmed address of the member's own (not a phone sign-up's
 // placeholder), email wanted for the type — rendered in the member's language
-// (server/mail/notification-templates.ts) and handed to the outbox as a `send-mail` job.
+// (server/mail/notification-templates.ts) and handed to the outbox as a `send-mail` job. Mails of
+// a member that are not notification rows (a chat's unread reminder, server/domain/chats/reminders.ts)
+// go the same way: `mailRecipient`, then `sendNotice`.
 import { isLocale, type Locale, localizePath } from '../../../app/i18n/config.ts';
 import { dates } from '../../../app/lib/intl.ts';
 import { isNotificationType, type NotificationType } from '../../../app/lib/validation/profile.ts';
@@ -36,12 +38,19 @@ export const UNREAD_CHECKS: Record<UnreadCheckKind, (db: DB, n: NotificationRow)
   notification: async (_db, n) => n.read_at === null,
 };
 
-/** Who a mail goes to, if mail reaches them and they want `type` by email; null otherwise. */
-export async function mailRecipient(
-  db: DB,
-  userId: string,
-  type: NotificationType,
-): Promise<{ email: string; name: string; locale: Locale } | null> {
+/** A member a mail can go to: their confirmed address, their name, their language. */
+export interface MailRecipient {
+  userId: string;
+  email: string;
+  name: string;
+  locale: Locale;
+}
+
+/**
+ * Who a mail goes to, if mail reaches them — a confirmed address of their own (not a phone
+ * sign-up's placeholder), not banned — and they want `type` by email; null otherwise.
+ */
+export async function mailRecipient(db: DB, userId: string, type: NotificationType): Promise<MailRecipient | null> {
   const user = await db
     .selectFrom('users')
     .select(['email', 'email_verified', 'name', 'locale', 'banned_at'])
@@ -49,7 +58,7 @@ export async function mailRecipient(
     .executeTakeFirst();
   if (!user || user.banned_at !== null || !receivesMail(user.email, user.email_verified)) return null;
   if (!(await wantsNotification(db, userId, type, 'email'))) return null;
-  return { email: user.email, name: user.name, locale: isLocale(user.locale) ? user.locale : 'ar' };
+  return { userId, email: user.email, name: user.name, locale: isLocale(user.locale) ? user.locale : 'ar' };
 }
 
 /** The foot of a member's mail of `type`: its unsubscribe links (signed) and the settings. */
@@ -87,12 +96,11 @@ async function ownAdPath(db: DB, userId: string, adId: unknown): Promise<string 
   return ad ? `/profile/posts/${ad.taxonomy_slug}/${ad.category_slug}/${ad.slug}-${ad.id}` : null;
 }
 
-/** What the mail of a notification says and where its button leads (a path of the site). */
-async function contentOf(
-  db: DB,
-  n: NotificationRow & { type: NotificationType },
-  locale: Locale,
-): Promise<Omit<NoticeContent, 'url'> & { path: string }> {
+/** What a member's mail says and where its button leads (a path of the site, localised when sent). */
+export type NoticeOf = Omit<NoticeContent, 'url'> & { path: string };
+
+/** What the mail of a notification says and where its button leads. */
+async function contentOf(db: DB, n: NotificationRow & { type: NotificationType }, locale: Locale): Promise<NoticeOf> {
   const d = n.data;
   const title = text(d.title);
   const change = d.change === true;
@@ -129,12 +137,6 @@ async function contentOf(
         path: localPath(d.path) ?? '/searches',
       };
     }
-    case 'chat-message': {
-      const lines = text(d.sender_name)
-        ? [mailTranslatorLine(locale, 'notice.from', { name: text(d.sender_name) })]
-        : [];
-      return { ...base, kind: n.type, lines, button: 'chat', path: localPath(d.path) ?? '/chats' };
-    }
     case 'favorite-price-drop':
     case 'favorite-sold': {
       const lines: string[] = [];
@@ -169,15 +171,29 @@ export async function sendNotificationMail(
   if (job.unlessRead && !(await UNREAD_CHECKS[job.unlessRead](db, n))) return 'read';
   const to = await mailRecipient(db, n.user_id, n.type);
   if (!to) return 'not-wanted';
-  const content = await contentOf(db, n, to.locale);
+  await sendNotice(db, links, to, n.type, await contentOf(db, n, to.locale));
+  return 'sent';
+}
+
+/**
+ * Renders a member's mail of `type` in their language — the layout, the button to `content.path`,
+ * the foot's signed unsubscribe link and the RFC 8058 headers for that type — and hands it to the
+ * outbox (a `send-mail` job). `to` comes from `mailRecipient`, which said the member takes it.
+ */
+export async function sendNotice(
+  db: DB,
+  links: MailLinks,
+  to: MailRecipient,
+  type: NotificationType,
+  content: NoticeOf,
+): Promise<void> {
   const url = `${links.origin}${localizePath(content.path, to.locale)}`;
   const message = noticeMail(
     to.locale,
     to.email,
     to.name,
     { ...content, url },
-    mailFoot(links, n.user_id, n.type, to.locale),
+    mailFoot(links, to.userId, type, to.locale),
   );
   await enqueue(db, 'send-mail', mailJob('notification', message));
-  return 'sent';
 }
