@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconHeartOff, IconPhoto } from '@tabler/icons-react';
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { adPath, MetaLine, usePlace, usePrice } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
+import { KeysetPager } from '~/components/keyset-pager.tsx';
 import { RelativeTime } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
@@ -267,22 +268,7 @@ export default function FavoritesPage({ loaderData, actionData }: Route.Componen
           ))}
         </ul>
       )}
-      {next !== null || paged ? (
-        <Group justify="space-between" gap="sm">
-          {paged ? (
-            <Anchor component={Link} to={base} py={12}>
-              {t('newest')}
-            </Anchor>
-          ) : (
-            <span />
-          )}
-          {next !== null ? (
-            <Anchor component={Link} to={`${base}?before=${next}`} py={12}>
-              {t('older')}
-            </Anchor>
-          ) : null}
-        </Group>
-      ) : null}
+      <KeysetPager base={base} next={next} paged={paged} newest={t('newest')} older={t('older')} />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconBell,
   IconBellOff,
@@ -14,6 +14,7 @@ import { data, Form, Link, useNavigation, useRevalidator, useRouteLoaderData, us
 import { z } from 'zod';
 import { usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
+import { KeysetPager } from '~/components/keyset-pager.tsx';
 import { RelativeTime } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -335,22 +336,7 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
           ))}
         </ul>
       )}
-      {next !== null || paged ? (
-        <Group justify="space-between" gap="sm">
-          {paged ? (
-            <Anchor component={Link} to={base} py={12}>
-              {t('newest')}
-            </Anchor>
-          ) : (
-            <span />
-          )}
-          {next !== null ? (
-            <Anchor component={Link} to={`${base}?before=${next}`} py={12}>
-              {t('older')}
-            </Anchor>
-          ) : null}
-        </Group>
-      ) : null}
+      <KeysetPager base={base} next={next} paged={paged} newest={t('newest')} older={t('older')} />
     </Stack>
   );
 }
