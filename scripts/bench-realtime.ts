@@ -512,7 +512,8 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
         `${n(m.stored)} stored${refused.length ? ` (${refused.join(', ')}: ${m.errors[0] ?? ''})` : ''}; ` +
         `the seller's thread ${n(m.shown.delivered)} of ${n(m.shown.expected)}, chat list ${n(m.inbox.delivered)} of ` +
         `${n(m.inbox.expected)}, the buyer's own thread ${n(m.echo.delivered)} of ${n(m.echo.expected)}; ` +
-        `${deliveries([m.shown, m.inbox, m.echo])}`,
+        `${deliveries([m.shown, m.inbox, m.echo])}; the client's own event loop ran up to ` +
+        `${m.client_delay.max_ms} ms late (p99 ${m.client_delay.p99_ms} ms)`,
     );
     console.log(`  server RSS at the end ${r.rss_end_mb} MB`);
     for (const [phase, lines] of Object.entries(r.profiles)) console.log(`\n  ${phase}: ${lines.join('\n  ')}`);

@@ -13,6 +13,7 @@
 // moment the publish call starts to the moment a socket's frame is handed to this process's code.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Pusher from 'pusher';
 import WebSocket from 'ws';
 import { CHAT_TEXT, type FirebaseKey, Member, placeAd, startChat } from './bench-chat-members.ts';
@@ -125,6 +126,11 @@ export interface ChatApiResult {
   inbox: Deliveries;
   /** The sender's own open thread: the message on its presence channel and on their own channel. */
   echo: Deliveries;
+  /**
+   * How late this process's own event loop ran while measuring (ms): a receipt is timed when the
+   * loop reads it, so a late client inflates the figure by up to this much.
+   */
+  client_delay: { p99_ms: number; max_ms: number };
 }
 
 /** A member's page in the chat figure: the seller's thread of one chat, the seller's chat list, the buyer's thread. */
@@ -137,7 +143,6 @@ interface Sock {
   channels: string[];
   /** What the socket stands for in the chat figure (a member's page), if anything. */
   role?: ChatRole;
-  member?: Member;
 }
 
 /** Signs a subscription: with the app's secret (the SDK), or as a member through the app. */
@@ -519,7 +524,6 @@ async function chatSetup(args: { pairs: number; firebase: FirebaseKey }) {
     try {
       const sock = await openSocket(index, channels, (socketId, channel) => member.authorize(socketId, channel));
       sock.role = role;
-      sock.member = member;
       list.push(sock);
     } catch (err) {
       failed++;
@@ -626,6 +630,8 @@ async function chatApi(args: { messages: number; rate: number }) {
   const calls: number[] = [];
   const statuses: Record<string, number> = {};
   const errors: string[] = [];
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   await steady(n, args.rate, async (i) => {
     const buyer = buyers[i % pairs] as Member;
     const at = performance.now();
@@ -653,6 +659,7 @@ async function chatApi(args: { messages: number; rate: number }) {
   await until(() => received >= storedCount * 4, 10_000);
   await sleep(200); // and anything sent twice
   onEvent = () => {};
+  delay.disable();
   for (const c of counters) {
     const seq = seqOfId.get(c.id);
     if (seq === undefined) continue;
@@ -673,6 +680,11 @@ async function chatApi(args: { messages: number; rate: number }) {
     shown: shown.result(stored),
     inbox: inbox.result(stored),
     echo: echo.result(stored),
+    // The histogram holds the intervals of a 5 ms timer: the lateness is what exceeds 5 ms.
+    client_delay: {
+      p99_ms: round(Math.max(0, delay.percentile(99) / 1e6 - 5)),
+      max_ms: round(Math.max(0, delay.max / 1e6 - 5)),
+    },
   } satisfies ChatApiResult;
 }
 
