@@ -9,24 +9,37 @@
 //    call to each subscriber's receipt;
 // 3. events published through the signed HTTP API (`batch_events`) to chats of two subscribers, as
 //    fast as the server takes them, every delivery counted;
-// 4. chat messages at a steady rate, one publish each on the chat's private channel: the time from
-//    the call to both subscribers.
+// 4. the trigger path alone: chat-shaped events at a steady rate, one publish each on a chat's
+//    private channel: the time from the call to both subscribers;
+// 5. chat messages through the app: members signed in through its API, a seller's ad, a hundred
+//    buyers' chats about it (scripts/lib/bench-chat-members.ts); each message sent with
+//    `POST /api/chats/{id}/messages`, stored and published after the commit, and received by the
+//    other party's open thread, subscribed through `POST /api/broadcasting/auth`: the time from
+//    just before the POST to that receipt, every delivery counted.
 // Part of `npm run bench` (--skip realtime leaves it out), or on its own:
 //   node scripts/bench-realtime.ts [--redis redis://127.0.0.1:6379] [--rt-connections 10000] …
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { CHAT_MESSAGE_LIMIT } from '../server/domain/chats/messages.ts';
+import type { FirebaseKey } from './lib/bench-chat-members.ts';
 import { processCpuMs } from './lib/bench-load.ts';
 import { connectProfiler, summariseProfile } from './lib/bench-profile.ts';
 import type {
-  ChatLatencyResult,
+  ChatApiResult,
+  ChatSetupResult,
   ClientSetup,
+  Deliveries,
   FanoutResult,
   Latency,
   OpenResult,
   ThroughputResult,
+  TriggerLatencyResult,
 } from './lib/bench-realtime-client.ts';
 import { freePort, startBuiltServer } from './lib/built-server.ts';
 
@@ -36,11 +49,13 @@ export interface RealtimeBenchOptions {
   /** Subscribers of the fan-out channel, and its rounds. */
   fanout: number;
   rounds: number;
-  /** Chats of two subscribers for the throughput and latency figures. */
+  /** Chats of two subscribers for the throughput and trigger-path figures. */
   chats: number;
   /** Seconds of publishing as fast as the server takes it. */
   seconds: number;
-  /** Chat messages of the latency figure and their rate a second. */
+  /** Chats through the chat API (a buyer each, one seller): the chat figure. */
+  pairs: number;
+  /** Chat messages of the chat figure (and of the trigger path) and their rate a second. */
   messages: number;
   rate: number;
   /** Also measure with the Redis adapter (REDIS_URL) on this server. */
@@ -55,8 +70,9 @@ export const REALTIME_DEFAULTS: RealtimeBenchOptions = {
   rounds: 200,
   chats: 1_000,
   seconds: 5,
-  messages: 2_000,
-  rate: 200,
+  pairs: 100,
+  messages: 1_000,
+  rate: 100,
   redis: null,
   profileDir: null,
 };
@@ -89,7 +105,10 @@ export interface RealtimeRun {
   };
   fanout: FanoutResult & { open: OpenResult; server_cpu_ms: number };
   throughput: ThroughputResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
-  chat: ChatLatencyResult & { server_cpu_ms: number };
+  /** Chat-shaped events through the signed HTTP API at a steady rate: the realtime server alone. */
+  trigger: TriggerLatencyResult & { server_cpu_ms: number };
+  /** Chat messages through the chat API, to the other party's open thread: the chat figure. */
+  chat: ChatApiResult & { setup: ChatSetupResult; server_cpu_ms: number };
   rss_end_mb: number;
   /** With a profile: its summary for each figure. */
   profiles: Record<string, string[]>;
@@ -141,6 +160,23 @@ function startClient(): { child: ChildProcess; call: <T>(command: string, args?:
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The key the chat figure's members sign in with: a Firebase project of the bench's own, its public
+ * half served as a key set for the server's FIREBASE_JWKS_URL (server/auth/firebase.ts fetches it).
+ */
+async function firebaseKeys(): Promise<{ key: FirebaseKey; url: string; stop: () => Promise<void> }> {
+  const kid = `bench-${randomBytes(4).toString('hex')}`;
+  const pair = await generateKeyPair('RS256', { extractable: true });
+  const keys = JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' }] });
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(keys));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    key: { projectId: 'souq-bench', kid, privateJwk: await exportJWK(pair.privateKey) },
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys`,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s: string) => void) {
   // An app of its own for each run: the Redis keys and channels are the app's (never another run's).
   const app = {
@@ -149,6 +185,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
     secret: randomBytes(24).toString('hex'),
   };
   const loadBefore = loadAverage();
+  const firebase = await firebaseKeys();
   const started = performance.now();
   const inspectPort = o.profileDir ? await freePort() : 0;
   const server = await startBuiltServer(
@@ -159,10 +196,18 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       REALTIME_APP_ID: app.id,
       REALTIME_APP_KEY: app.key,
       REALTIME_APP_SECRET: app.secret,
+      // The chat figure's members sign in with Firebase ID tokens the bench signs; its seller's ad is
+      // published as it is placed.
+      FIREBASE_PROJECT_ID: firebase.key.projectId,
+      FIREBASE_JWKS_URL: firebase.url,
+      MODERATION: 'post',
       ...(adapter === 'redis' && o.redis ? { REDIS_URL: o.redis } : {}),
     },
     inspectPort ? { nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] } : {},
-  );
+  ).catch(async (error: Error) => {
+    await firebase.stop();
+    throw error;
+  });
   const profiles: Record<string, string[]> = {};
   /** Runs `phase`, profiled when asked. */
   const measure = async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
@@ -178,7 +223,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
   const client = startClient();
   try {
     const limits = { server: fdLimit(pid), client: fdLimit(client.child.pid as number) };
-    const needed = Math.max(o.connections, o.fanout, o.chats * 2) + 200;
+    const needed = Math.max(o.connections, o.fanout, o.chats * 2, o.pairs * 3) + 200;
     if (limits.server < needed || limits.client < needed) {
       throw new Error(
         `open-file limit too low for ${needed} sockets (server ${limits.server}, client ${limits.client}): ` +
@@ -256,10 +301,10 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       client_cpu_ms: (await client.call<{ ms: number }>('cpu')).ms - cc0,
     };
     await sleep(500);
-    log(`  ${adapter}: chat messages at ${o.rate}/s…`);
+    log(`  ${adapter}: the trigger path, chat-shaped events at ${o.rate}/s…`);
     c0 = cpu();
-    const lat = await measure('chat messages', () =>
-      client.call<ChatLatencyResult>('chatLatency', {
+    const trig = await measure('trigger path', () =>
+      client.call<TriggerLatencyResult>('triggerLatency', {
         group: 'chats',
         prefix,
         chats: o.chats,
@@ -267,8 +312,21 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
         rate: o.rate,
       }),
     );
-    const chat = { ...lat, server_cpu_ms: cpu() - c0 };
+    const trigger = { ...trig, server_cpu_ms: cpu() - c0 };
     await client.call('close', { group: 'chats' });
+    await sleep(500);
+
+    // 5. Chat messages through the app's chat API.
+    log(`  ${adapter}: ${o.pairs} chats through the chat API (members, an ad, the chats, their pages)…`);
+    const chatSetup = await client.call<ChatSetupResult>('chatSetup', { pairs: o.pairs, firebase: firebase.key });
+    await sleep(500);
+    log(`  ${adapter}: chat messages through the chat API at ${o.rate}/s…`);
+    c0 = cpu();
+    const sent = await measure('chat messages', () =>
+      client.call<ChatApiResult>('chatApi', { messages: o.messages, rate: o.rate }),
+    );
+    const chat = { ...sent, setup: chatSetup, server_cpu_ms: cpu() - c0 };
+    await client.call('chatClose');
     return {
       adapter,
       load_average: { before: loadBefore, after: loadAverage() },
@@ -277,6 +335,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       connections,
       fanout,
       throughput,
+      trigger,
       chat,
       rss_end_mb: mb(status(pid).rss),
       profiles,
@@ -284,6 +343,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
   } finally {
     if (client.child.connected) client.child.disconnect();
     await server.stop();
+    await firebase.stop();
   }
 }
 
@@ -293,6 +353,15 @@ export async function benchRealtime(
   log: (s: string) => void = console.log,
 ): Promise<RealtimeRun[]> {
   const o = { ...REALTIME_DEFAULTS, ...options };
+  // Each buyer writes every pairs-th message after the chat's first one, within the per-member limit.
+  const perBuyer = 1 + Math.ceil(o.messages / o.pairs);
+  if (perBuyer > CHAT_MESSAGE_LIMIT.limit) {
+    throw new Error(
+      `${o.messages} chat messages over ${o.pairs} chats are ${perBuyer} messages a buyer, over the ` +
+        `${CHAT_MESSAGE_LIMIT.limit} a member may send in ${CHAT_MESSAGE_LIMIT.windowSeconds / 60} minutes: ` +
+        `raise --rt-pairs to at least ${Math.ceil(o.messages / (CHAT_MESSAGE_LIMIT.limit - 1))}`,
+    );
+  }
   const runs = [await run('local', o, log)];
   if (o.redis) runs.push(await run('redis', o, log));
   return runs;
@@ -339,13 +408,34 @@ export function realtimeChecks(runs: RealtimeRun[]): Check[] {
       ok: h.events_per_s >= t.events_per_s && h.delivered === h.expected && h.failed_requests === 0,
     });
     const m = r.chat;
+    const all = [m.shown, m.inbox, m.echo];
+    const refused = Object.entries(m.statuses).map(([status, count]) => `${count} answered ${status}`);
     checks.push({
-      figure: `${a}: chat message (private channel, two subscribers) p95 ≤ ${t.chat_p95_ms} ms`,
-      measured: `p95 ${m.latency.p95_ms} ms at ${m.rate} messages/s, ${n(m.delivered)} of ${n(m.expected)} delivered`,
-      ok: m.latency.p95_ms <= t.chat_p95_ms && m.delivered === m.expected,
+      figure:
+        `${a}: chat message sent (POST /api/chats/{id}/messages) → shown to the other party, ` +
+        `p95 ≤ ${t.chat_p95_ms} ms, every message delivered once`,
+      measured:
+        `p50 ${m.shown.latency.p50_ms} ms, p95 ${m.shown.latency.p95_ms} ms, p99 ${m.shown.latency.p99_ms} ms ` +
+        `at ${m.rate} messages/s in ${n(m.pairs)} chats; ${n(m.stored)} of ${n(m.messages)} stored` +
+        `${refused.length ? ` (${refused.join(', ')})` : ''}; ${deliveries(all)}`,
+      ok:
+        m.shown.latency.p95_ms <= t.chat_p95_ms &&
+        m.stored === m.messages &&
+        all.every((d) => d.delivered === d.expected && d.duplicates === 0 && d.misrouted === 0),
     });
   }
   return checks;
+}
+
+/** Deliveries of the chat figure, summed: what reached a socket, of what should have, and any surplus. */
+function deliveries(kinds: Deliveries[]): string {
+  const sum = (f: (d: Deliveries) => number) => kinds.reduce((s, d) => s + f(d), 0);
+  const extra = sum((d) => d.duplicates);
+  const wrong = sum((d) => d.misrouted);
+  return (
+    `${n(sum((d) => d.delivered))} of ${n(sum((d) => d.expected))} deliveries` +
+    `${extra ? `, ${n(extra)} twice` : ''}${wrong ? `, ${n(wrong)} to the wrong socket` : ''}`
+  );
 }
 
 const n = (x: number) => x.toLocaleString('en-US').replaceAll(',', ' ');
@@ -361,6 +451,7 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
   for (const r of runs) {
     const c = r.connections;
     const h = r.throughput;
+    const m = r.chat;
     const hCpu = perEvent(h.server_cpu_ms, h.events);
     console.log(
       `${r.adapter} adapter: server ready in ${n(r.server_start_ms)} ms; open-file limit: server ${r.fd_limit.server}, ` +
@@ -392,11 +483,14 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
       ['fan-out: the last subscriber of each round', r.fanout.last, Number.NaN],
       ['throughput run: each delivery', h.latency, hCpu],
       [
-        `chat messages at ${r.chat.rate}/s: each delivery`,
-        r.chat.latency,
-        perEvent(r.chat.server_cpu_ms, r.chat.messages),
+        `trigger path at ${r.trigger.rate}/s: each delivery`,
+        r.trigger.latency,
+        perEvent(r.trigger.server_cpu_ms, r.trigger.messages),
       ],
-      [`chat messages at ${r.chat.rate}/s: the publish call`, r.chat.call, Number.NaN],
+      [`trigger path at ${r.trigger.rate}/s: the publish call`, r.trigger.call, Number.NaN],
+      [`chat API at ${m.rate}/s: shown to the other party`, m.shown.latency, perEvent(m.server_cpu_ms, m.messages)],
+      [`chat API at ${m.rate}/s: the other's chat list`, m.inbox.latency, Number.NaN],
+      [`chat API at ${m.rate}/s: the POST's answer`, m.call, Number.NaN],
     ];
     const columns = ['p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'CPU ms'];
     console.log(`  ${''.padEnd(48)}${columns.map((x) => x.padStart(9)).join('')}`);
@@ -404,7 +498,24 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
       const values = [l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, Number.isNaN(cpu) ? '' : cpu];
       console.log(`  ${name.padEnd(48)}${values.map((x) => String(x).padStart(9)).join('')}`);
     }
-    console.log(`  chat messages go through: ${r.chat.via}; server RSS at the end ${r.rss_end_mb} MB`);
+    const t = r.trigger;
+    console.log(
+      `  trigger path: ${n(t.messages)} chat-shaped events, each one publish (POST /apps/{id}/events) to a private ` +
+        `channel of two sockets: ${n(t.delivered)} of ${n(t.expected)} delivered (the realtime server alone)`,
+    );
+    const refused = Object.entries(m.statuses).map(([status, count]) => `${count} answered ${status}`);
+    console.log(
+      `  chat API: a seller's ad and ${n(m.pairs)} buyers' chats about it (${m.setup.members} members signed in ` +
+        `through the Firebase exchange, p50 ${m.setup.sign_in.p50_ms} ms; ${n(m.setup.open.opened)} sockets ` +
+        `subscribed through POST /api/broadcasting/auth${m.setup.open.failed ? `, ${m.setup.open.failed} failed: ${m.setup.open.errors[0]}` : ''}; ` +
+        `set up in ${n(m.setup.ms)} ms); ${n(m.messages)} messages, each POST /api/chats/{id}/messages by the buyer: ` +
+        `${n(m.stored)} stored${refused.length ? ` (${refused.join(', ')}: ${m.errors[0] ?? ''})` : ''}; ` +
+        `the seller's thread ${n(m.shown.delivered)} of ${n(m.shown.expected)}, chat list ${n(m.inbox.delivered)} of ` +
+        `${n(m.inbox.expected)}, the buyer's own thread ${n(m.echo.delivered)} of ${n(m.echo.expected)}; ` +
+        `${deliveries([m.shown, m.inbox, m.echo])}; the client's own event loop ran up to ` +
+        `${m.client_delay.max_ms} ms late (p99 ${m.client_delay.p99_ms} ms)`,
+    );
+    console.log(`  server RSS at the end ${r.rss_end_mb} MB`);
     for (const [phase, lines] of Object.entries(r.profiles)) console.log(`\n  ${phase}: ${lines.join('\n  ')}`);
   }
 }
@@ -424,7 +535,7 @@ if (import.meta.main) {
   }
 }
 
-/** --redis URL and the sizes (--rt-connections, --rt-fanout, --rt-rounds, --rt-chats, --rt-seconds, --rt-messages, --rt-rate). */
+/** --redis URL and the sizes (--rt-connections, --rt-fanout, --rt-rounds, --rt-chats, --rt-seconds, --rt-pairs, --rt-messages, --rt-rate). */
 export function realtimeOptions(argv: string[]): Partial<RealtimeBenchOptions> {
   const out: Partial<RealtimeBenchOptions> = {};
   const value = (name: string) => {
@@ -443,7 +554,7 @@ export function realtimeOptions(argv: string[]): Partial<RealtimeBenchOptions> {
     }
     out.redis = redis;
   }
-  const sizes = ['connections', 'fanout', 'rounds', 'chats', 'seconds', 'messages', 'rate'] as const;
+  const sizes = ['connections', 'fanout', 'rounds', 'chats', 'seconds', 'pairs', 'messages', 'rate'] as const;
   for (const key of sizes) {
     const raw = value(`rt-${key}`);
     if (raw === null) continue;

@@ -30,7 +30,8 @@
 //    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`);
 // 5. the embedded realtime server in a built server of its own (scripts/bench-realtime.ts): 10 000
 //    WebSocket connections and the server's RSS, fan-out of one event to 1 000 subscribers, events
-//    through the signed HTTP API to chats of two, chat-message latency.
+//    through the signed HTTP API to chats of two, the trigger path at a steady rate, and chat
+//    messages sent through the chat API to the other party's open thread.
 // It prints the tables and the targets of docs/performance.md next to them, and writes bench-results/<date>-<dialect>-<ads>.json.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

@@ -3,14 +3,20 @@
 // Pusher protocol (version 7) directly — pusher-js costs too much per connection for 10 000 of them
 // in one process — and sign their private subscriptions with the official `pusher` SDK
 // (`authorizeChannel`, what an app's auth endpoint does); events are published with the same SDK
-// through the server's signed HTTP API (`POST /apps/{id}/events` and `/batch_events`).
+// through the server's signed HTTP API (`POST /apps/{id}/events` and `/batch_events`). The chat
+// figure goes through the app instead: members signed in through its API (./bench-chat-members.ts)
+// send messages with `POST /api/chats/{id}/messages` and subscribe as the site's pages do, each
+// subscription signed by `POST /api/broadcasting/auth` with the member's session.
 //
 // Started with `fork()`; the bench sends `{ id, command, args }` and gets `{ id, result }` or
 // `{ id, error }` back. Times are `performance.now()` of this process: a latency is from the
 // moment the publish call starts to the moment a socket's frame is handed to this process's code.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Pusher from 'pusher';
 import WebSocket from 'ws';
+import { CHAT_TEXT, type FirebaseKey, Member, placeAd, startChat } from './bench-chat-members.ts';
 import { summarise } from './bench-load.ts';
 
 export interface ClientSetup {
@@ -70,10 +76,9 @@ export interface ThroughputResult {
   latency: Latency;
 }
 
-export interface ChatLatencyResult {
+export interface TriggerLatencyResult {
   messages: number;
   rate: number;
-  via: string;
   expected: number;
   delivered: number;
   latency: Latency;
@@ -81,24 +86,73 @@ export interface ChatLatencyResult {
   call: Latency;
 }
 
-/**
- * How a chat message is sent: for now an event published on the chat's private channel through the
- * server's signed HTTP API, which ends in the trigger the app's publisher calls in process after a
- * write commits (server/realtime/publish.ts; `npm run worker` publishes through this same API).
- * Once chats exist, a sender that posts a message through the chat API (and subscribes through
- * POST /api/broadcasting/auth) takes this one's place.
- */
-export interface ChatSender {
-  readonly via: string;
-  send(chat: number, event: string, data: string): Promise<unknown>;
+/** One kind of delivery in the chat figure: each stored message to one socket, once. */
+export interface Deliveries {
+  expected: number;
+  delivered: number;
+  /** Receipts beyond the first of a message on a socket. */
+  duplicates: number;
+  /** Receipts on a socket that is not one of the message's chat (none, when all goes well). */
+  misrouted: number;
+  latency: Latency;
 }
+
+export interface ChatSetupResult {
+  pairs: number;
+  /** The seller and the buyers. */
+  members: number;
+  ad_id: number;
+  /** Sign-ins, the ad, the chats and the sockets, in ms. */
+  ms: number;
+  /** Each member's Firebase exchange. */
+  sign_in: Latency;
+  open: OpenResult;
+}
+
+export interface ChatApiResult {
+  pairs: number;
+  messages: number;
+  rate: number;
+  /** Messages the API stored (201). */
+  stored: number;
+  /** Answers other than 201, by status, and the first few of them. */
+  statuses: Record<string, number>;
+  errors: string[];
+  /** The POST's answer. */
+  call: Latency;
+  /** The other party's open thread (`presence-chats.{id}`, `message.created`): the figure. */
+  shown: Deliveries;
+  /** The other party's own channel (`private-users.{id}`, `chat.message`: the header's counter). */
+  inbox: Deliveries;
+  /** The sender's own open thread: the message on its presence channel and on their own channel. */
+  echo: Deliveries;
+  /**
+   * How late this process's own event loop ran while measuring (ms): a receipt is timed when the
+   * loop reads it, so a late client inflates the figure by up to this much.
+   */
+  client_delay: { p99_ms: number; max_ms: number };
+}
+
+/** A member's page in the chat figure: the seller's thread of one chat, the seller's chat list, the buyer's thread. */
+export type ChatRole = 'seller-thread' | 'seller-inbox' | 'buyer-thread';
 
 interface Sock {
   ws: WebSocket;
   socketId: string;
   index: number;
   channels: string[];
+  /** What the socket stands for in the chat figure (a member's page), if anything. */
+  role?: ChatRole;
 }
+
+/** Signs a subscription: with the app's secret (the SDK), or as a member through the app. */
+type Signer = (
+  socketId: string,
+  channel: string,
+) => { auth: string; channel_data?: string } | Promise<{ auth: string; channel_data?: string }>;
+
+const sdkSigner: Signer = (socketId, channel) =>
+  channel.startsWith('private-') ? sdk.authorizeChannel(socketId, channel) : { auth: '' };
 
 type Handler = (sock: Sock, event: string, channel: string, data: string, at: number) => void;
 
@@ -130,7 +184,7 @@ function channelsFor(subs: Subscriptions, i: number): string[] {
 }
 
 /** Connects, waits for `connection_established`, subscribes (signed) and waits for every `subscription_succeeded`. */
-function openSocket(index: number, channels: string[]): Promise<Sock> {
+function openSocket(index: number, channels: string[], sign: Signer = sdkSigner): Promise<Sock> {
   const url = `${setup.url.replace(/^http/, 'ws')}/app/${setup.app.key}?protocol=7&client=souq-bench&version=1`;
   const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: sourceAddress() });
   return new Promise((resolve, reject) => {
@@ -155,9 +209,14 @@ function openSocket(index: number, channels: string[]): Promise<Sock> {
       } else if (event === 'pusher:connection_established') {
         sock.socketId = (JSON.parse(m.data as string) as { socket_id: string }).socket_id;
         for (const channel of channels) {
-          const data: Record<string, string> = { channel };
-          if (channel.startsWith('private-')) data.auth = sdk.authorizeChannel(sock.socketId, channel).auth;
-          ws.send(JSON.stringify({ event: 'pusher:subscribe', data }));
+          Promise.resolve(
+            channel.startsWith('private-') || channel.startsWith('presence-') ? sign(sock.socketId, channel) : null,
+          )
+            .then((signed) => {
+              const data: Record<string, string> = { channel, ...(signed ?? {}) };
+              ws.send(JSON.stringify({ event: 'pusher:subscribe', data }));
+            })
+            .catch((err: Error) => fail(`signing ${channel}: ${err.message}`));
         }
         if (pending === 0) {
           clearTimeout(timer);
@@ -281,14 +340,6 @@ function chatMessage(seq: number, chat: number): string {
 
 const seqOf = (data: string) => Number(/^\{"id":(\d+)/.exec(data)?.[1] ?? -1);
 
-/** The chat path of this bench: the server's signed HTTP API (see ChatSender). */
-function httpApiChats(prefix: string): ChatSender {
-  return {
-    via: 'signed HTTP API, POST /apps/{id}/events',
-    send: (chat, event, data) => sdk.trigger(`${prefix}${chat}`, event, data),
-  };
-}
-
 /**
  * Events as fast as the server takes them, in `batch_events` requests of `batch` events to `batch`
  * different chats, `concurrency` requests in flight, for `seconds`; then waits for the deliveries
@@ -365,12 +416,26 @@ async function throughput(args: {
   } satisfies ThroughputResult;
 }
 
+/** Calls `send(i)` for i in 0…count-1 at a steady `rate` a second, never waiting for an answer. */
+async function steady(count: number, rate: number, send: (i: number) => Promise<unknown>) {
+  const started = performance.now();
+  const interval = 1000 / rate;
+  const inFlight: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const wait = started + i * interval - performance.now();
+    if (wait > 1) await sleep(wait);
+    inFlight.push(send(i));
+  }
+  await Promise.all(inFlight);
+}
+
 /**
- * Chat messages at a steady `rate` a second, each to a chat in turn, each its own publish (as a
- * member's message would be): the time from the call to each of the chat's two sockets.
+ * The trigger path alone: chat-shaped events at a steady `rate` a second, each to a chat in turn,
+ * each its own publish through the signed HTTP API (what the app's publisher ends in once a message
+ * is stored): the time from the call to each of the chat's two sockets. What the realtime server
+ * adds to a chat message, without the app's request, session and write.
  */
-async function chatLatency(args: { group: string; prefix: string; chats: number; messages: number; rate: number }) {
-  const sender = httpApiChats(args.prefix);
+async function triggerLatency(args: { group: string; prefix: string; chats: number; messages: number; rate: number }) {
   const sentAt = new Float64Array(args.messages);
   const latencies: number[] = [];
   onEvent = (_s, event, _c, data, at) => {
@@ -378,37 +443,257 @@ async function chatLatency(args: { group: string; prefix: string; chats: number;
     const seq = seqOf(data);
     if (seq >= 0 && seq < args.messages) latencies.push(at - sentAt[seq]);
   };
-  const started = performance.now();
-  const interval = 1000 / args.rate;
-  const inFlight: Promise<unknown>[] = [];
   const calls: number[] = [];
-  for (let i = 0; i < args.messages; i++) {
-    const due = started + i * interval;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+  await steady(args.messages, args.rate, (i) => {
     const chat = (i * 7919) % args.chats;
     const at = performance.now();
     sentAt[i] = at;
-    inFlight.push(
-      sender.send(chat, 'chat.message', chatMessage(i, chat)).then(
-        () => calls.push(performance.now() - at),
-        () => {},
-      ),
+    return sdk.trigger(`${args.prefix}${chat}`, 'chat.message', chatMessage(i, chat)).then(
+      () => calls.push(performance.now() - at),
+      () => {},
     );
-  }
-  await Promise.all(inFlight);
+  });
   const expected = args.messages * 2;
   await until(() => latencies.length >= expected, 10_000);
   onEvent = () => {};
   return {
     messages: args.messages,
     rate: args.rate,
-    via: sender.via,
     expected,
     delivered: latencies.length,
     latency: latencyOf(latencies),
     call: latencyOf(calls),
-  } satisfies ChatLatencyResult;
+  } satisfies TriggerLatencyResult;
+}
+
+/** The chat figure's members and chats (chatSetup), until chatClose. */
+let chats: { run: string; seller: Member; buyers: Member[]; chatIds: number[] } | null = null;
+let nextMember = 0;
+
+/** A client address of its own for each member: 127.1.x.y (the sockets use 127.0.x.y). */
+const memberAddress = () => `127.1.${Math.floor(nextMember / 250)}.${1 + (nextMember++ % 250)}`;
+
+/** Runs `work(i)` for i in 0…count-1, `concurrency` at a time. */
+async function pool(count: number, concurrency: number, work: (i: number) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/**
+ * The chat figure's world, made through the app: a seller signs in and places an ad; `pairs`
+ * buyers sign in and each starts a chat about it; then each chat's two open threads connect, each
+ * subscription signed by the app for the member: the seller's (`presence-chats.{id}`) and the
+ * buyer's (`presence-chats.{id}` and `private-users.{buyer}`), and the seller's chat list
+ * (`private-users.{seller}`) once.
+ */
+async function chatSetup(args: { pairs: number; firebase: FirebaseKey }) {
+  const started = performance.now();
+  const run = randomBytes(3).toString('hex');
+  const signIns: number[] = [];
+  const signIn = async (m: Member, uid: string, name: string, phone: string) => {
+    const at = performance.now();
+    await m.signIn(args.firebase, uid, name, phone);
+    signIns.push(performance.now() - at);
+  };
+  const seller = new Member(setup.url, memberAddress());
+  await signIn(
+    seller,
+    `bench-seller-${run}`,
+    'Bench seller',
+    `+21891${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+  );
+  const adId = await placeAd(seller);
+  const buyers = Array.from({ length: args.pairs }, () => new Member(setup.url, memberAddress()));
+  const chatIds: number[] = new Array(args.pairs).fill(0);
+  await pool(args.pairs, 8, async (i) => {
+    const buyer = buyers[i] as Member;
+    await signIn(buyer, `bench-buyer-${run}-${i}`, `Bench buyer ${i}`, `+21892${String(i).padStart(7, '0')}`);
+    chatIds[i] = await startChat(buyer, adId, `bench-start-${run}-${i}`);
+  });
+  chats = { run, seller, buyers, chatIds };
+
+  const list: Sock[] = [];
+  groups.set('chat-api', list);
+  const errors: string[] = [];
+  let failed = 0;
+  const opening = performance.now();
+  const page = async (index: number, role: ChatRole, member: Member, channels: string[]) => {
+    try {
+      const sock = await openSocket(index, channels, (socketId, channel) => member.authorize(socketId, channel));
+      sock.role = role;
+      list.push(sock);
+    } catch (err) {
+      failed++;
+      if (errors.length < 5) errors.push((err as Error).message);
+    }
+  };
+  await page(0, 'seller-inbox', seller, [`private-users.${seller.id}`]);
+  await pool(args.pairs, 50, async (i) => {
+    const chat = `presence-chats.${chatIds[i]}`;
+    const buyer = buyers[i] as Member;
+    await page(1 + 2 * i, 'seller-thread', seller, [chat]);
+    await page(2 + 2 * i, 'buyer-thread', buyer, [chat, `private-users.${buyer.id}`]);
+  });
+  list.sort((a, b) => a.index - b.index);
+  return {
+    pairs: args.pairs,
+    members: 1 + buyers.length,
+    ad_id: adId,
+    ms: Math.round(performance.now() - started),
+    sign_in: latencyOf(signIns),
+    open: { opened: list.length, failed, ms: Math.round(performance.now() - opening), errors },
+  } satisfies ChatSetupResult;
+}
+
+/** Counts of one kind of delivery, a slot per message (and per event for the echo). */
+class Tally {
+  readonly count: Uint8Array;
+  readonly latencies: number[] = [];
+  readonly perMessage: number;
+  duplicates = 0;
+  misrouted = 0;
+  constructor(messages: number, perMessage = 1) {
+    this.perMessage = perMessage;
+    this.count = new Uint8Array(messages * perMessage);
+  }
+  /** A receipt of message `seq` (event `slot`), `ms` after it was sent (NaN: not timed). */
+  add(seq: number, slot: number, ms: number) {
+    const k = seq * this.perMessage + slot;
+    if (this.count[k]) this.duplicates++;
+    else if (!Number.isNaN(ms)) this.latencies.push(ms);
+    this.count[k] = Math.min(255, (this.count[k] ?? 0) + 1);
+  }
+  result(stored: Uint8Array): Deliveries {
+    let expected = 0;
+    let delivered = 0;
+    for (let seq = 0; seq < stored.length; seq++) {
+      if (!stored[seq]) continue;
+      for (let slot = 0; slot < this.perMessage; slot++) {
+        expected++;
+        if (this.count[seq * this.perMessage + slot]) delivered++;
+      }
+    }
+    return {
+      expected,
+      delivered,
+      duplicates: this.duplicates,
+      misrouted: this.misrouted,
+      latency: latencyOf(this.latencies),
+    };
+  }
+}
+
+/**
+ * Chat messages through the chat API at a steady `rate` a second: message i is written by buyer
+ * i mod pairs in their chat (`POST /api/chats/{id}/messages` with the session cookie, the XSRF
+ * header and an idempotency key naming i), stored, and published by the app after the commit. The
+ * figure is the time from just before the POST to the seller's open thread receiving it
+ * (`message.created`); the seller's chat list (`chat.message`) and the buyer's own thread (both
+ * events) are counted too. Every stored message must reach each of them exactly once.
+ */
+async function chatApi(args: { messages: number; rate: number }) {
+  if (!chats) throw new Error('chatApi before chatSetup');
+  const { run, buyers, chatIds } = chats;
+  const pairs = buyers.length;
+  const n = args.messages;
+  const keyPrefix = `bench-${run}-`;
+  const seqOfKey = (key: unknown) =>
+    typeof key === 'string' && key.startsWith(keyPrefix) ? Number(key.slice(keyPrefix.length)) : -1;
+  const sentAt = new Float64Array(n);
+  const stored = new Uint8Array(n);
+  const shown = new Tally(n);
+  const inbox = new Tally(n);
+  const echo = new Tally(n, 2);
+  /** Message id → i: from the POST's answer or the thread's event (`chat.message` names only the id). */
+  const seqOfId = new Map<number, number>();
+  const counters: { role: ChatRole; channel: string; id: number; at: number }[] = [];
+  let received = 0;
+  onEvent = (sock, event, channel, data, at) => {
+    if (event === 'message.created') {
+      const { message } = JSON.parse(data) as { message: { id: number; client_key: string | null } };
+      const seq = seqOfKey(message.client_key);
+      if (seq < 0 || seq >= n) return;
+      received++;
+      seqOfId.set(message.id, seq);
+      const tally = sock.role === 'seller-thread' ? shown : echo;
+      if (channel !== `presence-chats.${chatIds[seq % pairs]}`) tally.misrouted++;
+      else tally.add(seq, 0, sock.role === 'seller-thread' ? at - (sentAt[seq] ?? 0) : Number.NaN);
+    } else if (event === 'chat.message' && sock.role) {
+      const { message_id } = JSON.parse(data) as { message_id: number };
+      received++;
+      counters.push({ role: sock.role, channel, id: message_id, at });
+    }
+  };
+  const calls: number[] = [];
+  const statuses: Record<string, number> = {};
+  const errors: string[] = [];
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  await steady(n, args.rate, async (i) => {
+    const buyer = buyers[i % pairs] as Member;
+    const at = performance.now();
+    sentAt[i] = at;
+    try {
+      const res = await buyer.request('POST', `/api/chats/${chatIds[i % pairs]}/messages`, {
+        json: { body: CHAT_TEXT, client_key: `${keyPrefix}${i}` },
+      });
+      if (res.status === 201) {
+        calls.push(performance.now() - at);
+        stored[i] = 1;
+        seqOfId.set((JSON.parse(res.body) as { data: { id: number } }).data.id, i);
+        return;
+      }
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (errors.length < 5) errors.push(`${res.status} ${res.body.slice(0, 200)}`);
+    } catch (err) {
+      statuses.error = (statuses.error ?? 0) + 1;
+      if (errors.length < 5) errors.push((err as Error).message);
+    }
+  });
+  let storedCount = 0;
+  for (const x of stored) storedCount += x;
+  // Each stored message: the seller's thread, the seller's list, the buyer's thread twice.
+  await until(() => received >= storedCount * 4, 10_000);
+  await sleep(200); // and anything sent twice
+  onEvent = () => {};
+  delay.disable();
+  for (const c of counters) {
+    const seq = seqOfId.get(c.id);
+    if (seq === undefined) continue;
+    const own = c.channel === `private-users.${c.role === 'buyer-thread' ? buyers[seq % pairs]?.id : chats.seller.id}`;
+    const tally = c.role === 'seller-inbox' ? inbox : echo;
+    if (!own) tally.misrouted++;
+    else if (c.role === 'seller-inbox') inbox.add(seq, 0, c.at - (sentAt[seq] ?? 0));
+    else echo.add(seq, 1, Number.NaN);
+  }
+  return {
+    pairs,
+    messages: n,
+    rate: args.rate,
+    stored: storedCount,
+    statuses,
+    errors,
+    call: latencyOf(calls),
+    shown: shown.result(stored),
+    inbox: inbox.result(stored),
+    echo: echo.result(stored),
+    // The histogram holds the intervals of a 5 ms timer: the lateness is what exceeds 5 ms.
+    client_delay: {
+      p99_ms: round(Math.max(0, delay.percentile(99) / 1e6 - 5)),
+      max_ms: round(Math.max(0, delay.max / 1e6 - 5)),
+    },
+  } satisfies ChatApiResult;
+}
+
+/** Closes the chat figure's sockets and the members' connections. */
+async function chatClose() {
+  await close({ group: 'chat-api' });
+  for (const m of [chats?.seller, ...(chats?.buyers ?? [])]) m?.close();
+  chats = null;
+  return {};
 }
 
 const commands = {
@@ -431,7 +716,10 @@ const commands = {
   close,
   fanout,
   throughput,
-  chatLatency,
+  triggerLatency,
+  chatSetup,
+  chatApi,
+  chatClose,
   /** This process's CPU time so far (ms). */
   cpu() {
     const u = process.cpuUsage();

@@ -21,7 +21,7 @@ import { chatMessageSchema, chatOfferSchema, clientKeyField } from '../../app/li
 import { translateError } from '../../app/lib/validation/error-words.ts';
 import { ID_PARAMETER } from '../../app/lib/validation/id.ts';
 import type { AppServices } from '../context.ts';
-import { type SessionUser, sessionUser } from '../domain/accounts.ts';
+import { sessionUserId } from '../domain/accounts.ts';
 import { countUnreadChats, listChats, startChat } from '../domain/chats/chats.ts';
 import { MAX_CHAT_IMAGE_BYTES } from '../domain/chats/images.ts';
 import {
@@ -110,13 +110,12 @@ const numberField = (value: unknown, field: string): number | undefined => {
 export function chatRoutes(services: AppServices, localeOf: (req: Request) => Locale): ApiRoute[] {
   const { db } = services.database;
   const storage = createStorage(services.config);
-  /** The signed-in member, or a 401 answered (then undefined). */
-  const member = async (req: Request, res: ExpressResponse): Promise<SessionUser | undefined> => {
+  /** The signed-in member (their id), or a 401 answered (then undefined). */
+  const member = async (req: Request, res: ExpressResponse): Promise<{ id: string } | undefined> => {
     res.setHeader('Cache-Control', 'no-store');
-    const user = await sessionUser(services.auth, db, fromNodeHeaders(req.headers));
-    if (!user)
-      res.status(401).json({ message: i18nFor(localeOf(req)).t('errors:sign-in-required') } satisfies ApiError);
-    return user ?? undefined;
+    const id = await sessionUserId(services.auth, fromNodeHeaders(req.headers));
+    if (!id) res.status(401).json({ message: i18nFor(localeOf(req)).t('errors:sign-in-required') } satisfies ApiError);
+    return id ? { id } : undefined;
   };
   const photoRefused = (res: ExpressResponse, t: TFunction, codes: string[], status = 422) =>
     void res.status(status).json({

@@ -1,15 +1,17 @@
 // The realtime section of `npm run bench` (scripts/bench-realtime.ts) at tiny sizes: the built
 // server starts as production starts it, the client process connects, subscribes with signatures,
-// publishes through the signed HTTP API and counts every delivery. No time is held here (speed is
-// the bench's business): what is checked is that each figure measured what it says, every socket
-// and every event accounted for; with TEST_REDIS_URL, with the Redis adapter too.
+// publishes through the signed HTTP API and counts every delivery; then members sign in through the
+// app, a seller places an ad, buyers start chats and write through the chat API, and every message
+// is counted on each page that should show it. No time is held here (speed is the bench's
+// business): what is checked is that each figure measured what it says, every socket, message and
+// delivery accounted for; with TEST_REDIS_URL, with the Redis adapter too.
 import { expect, it } from 'vitest';
 import { benchRealtime, realtimeChecks } from '../../scripts/bench-realtime.ts';
 
 const redis = process.env.TEST_REDIS_URL ?? null;
 
 it('measures every figure and accounts for every socket and event', { timeout: 120_000 }, async () => {
-  const sizes = { connections: 120, fanout: 30, rounds: 4, chats: 7, seconds: 1, messages: 20, rate: 100 };
+  const sizes = { connections: 120, fanout: 30, rounds: 4, chats: 7, seconds: 1, pairs: 3, messages: 20, rate: 100 };
   const runs = await benchRealtime({ ...sizes, redis }, () => {});
   expect(runs.map((r) => r.adapter)).toEqual(redis ? ['local', 'redis'] : ['local']);
   for (const r of runs) {
@@ -29,8 +31,25 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
     expect(t).toMatchObject({ expected: t.events * 2, delivered: t.events * 2, duplicates: 0, failed_requests: 0 });
     expect(t.latency.samples).toBe(t.delivered);
 
-    expect(r.chat).toMatchObject({ messages: 20, expected: 40, delivered: 40 });
-    expect(r.chat.latency.samples).toBe(40);
+    expect(r.trigger).toMatchObject({ messages: 20, expected: 40, delivered: 40 });
+    expect(r.trigger.latency.samples).toBe(40);
+
+    // The chat figure: a seller and three buyers, each buyer's chat open on both sides (two
+    // sockets a chat) and the seller's chat list (one more).
+    const c = r.chat;
+    expect(c.setup).toMatchObject({ pairs: 3, members: 4 });
+    expect(c.setup.ad_id).toBeGreaterThan(0);
+    expect(c.setup.sign_in.samples).toBe(4);
+    expect(c.setup.open).toMatchObject({ opened: 7, failed: 0, errors: [] });
+    // Every message stored by the API, shown once in the seller's thread and chat list, and twice
+    // (thread and own channel) in the buyer's, nothing on a socket of another chat.
+    expect(c).toMatchObject({ pairs: 3, messages: 20, stored: 20, statuses: {}, errors: [] });
+    expect(c.shown).toMatchObject({ expected: 20, delivered: 20, duplicates: 0, misrouted: 0 });
+    expect(c.inbox).toMatchObject({ expected: 20, delivered: 20, duplicates: 0, misrouted: 0 });
+    expect(c.echo).toMatchObject({ expected: 40, delivered: 40, duplicates: 0, misrouted: 0 });
+    expect(c.shown.latency.samples).toBe(20);
+    expect(c.inbox.latency.samples).toBe(20);
+    expect(c.call.samples).toBe(20);
   }
   const checks = realtimeChecks(runs);
   expect(checks).toHaveLength(4 * runs.length);
@@ -38,4 +57,11 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
   const sized = checks.filter((c) => /concurrent connections|one event to/.test(c.figure));
   expect(sized).toHaveLength(2 * runs.length);
   expect(sized.every((c) => c.ok === false)).toBe(true);
+});
+
+it('refuses chat sizes past what a member may send (the per-member rate limit)', async () => {
+  // 60 messages in one chat are 61 of its buyer's, with the first: over the 60 in ten minutes.
+  await expect(benchRealtime({ pairs: 1, messages: 60 }, () => {})).rejects.toThrow(
+    /61 messages a buyer, over the 60 a member may send in 10 minutes: raise --rt-pairs to at least 2/,
+  );
 });

@@ -128,9 +128,15 @@ export async function blocksBetween(db: DB, a: string, b: string): Promise<{ min
 
 /**
  * The chat as member `userId` sees it; NotFound when there is no such chat or they are not in it
- * (nobody learns which chats exist).
+ * (nobody learns which chats exist). `photo: false` leaves out the ad's photo (`ad.photo` null):
+ * what a write checks needs no photo, and reading its URLs is a query more on every message.
  */
-export async function chatState(db: DB, userId: string, chatId: number): Promise<ChatState> {
+export async function chatState(
+  db: DB,
+  userId: string,
+  chatId: number,
+  options: { photo?: boolean } = {},
+): Promise<ChatState> {
   if (!Number.isSafeInteger(chatId) || chatId <= 0) throw new NotFound('errors.not-found');
   const row = await db
     .selectFrom('chat_members as me')
@@ -162,7 +168,8 @@ export async function chatState(db: DB, userId: string, chatId: number): Promise
     .where('me.user_id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new NotFound('errors.not-found');
-  const photo = (await coverUrls(db, [Number(row.ad_id)])).get(Number(row.ad_id)) ?? null;
+  const photo =
+    options.photo === false ? null : ((await coverUrls(db, [Number(row.ad_id)])).get(Number(row.ad_id)) ?? null);
   const ad = chatAd(row, photo);
   const other =
     row.other_id && row.other_name !== null

@@ -91,8 +91,10 @@ export async function prepareMessage(
   clientKey: string | undefined,
   content: NewMessage,
   now = new Date(),
+  options: { keyLookedUp?: boolean } = {},
 ): Promise<PreparedMessage | { duplicate: SentMessage }> {
-  const earlier = await findByClientKey(db, senderId, clientKey);
+  // A caller that has just looked the key up (sendMessage) is not asked again.
+  const earlier = options.keyLookedUp ? null : await findByClientKey(db, senderId, clientKey);
   if (earlier) return { duplicate: { message: earlier, duplicate: true } };
   const sender = await db.selectFrom('users').select('created_at').where('id', '=', senderId).executeTakeFirst();
   if (!sender) throw new NotFound('errors.not-found');
@@ -196,7 +198,7 @@ export async function sendMessage(
   now = new Date(),
 ): Promise<SentMessage> {
   const checked = checkMessage(content);
-  const state = await chatState(db, input.senderId, input.chatId);
+  const state = await chatState(db, input.senderId, input.chatId, { photo: false });
   const earlier = await findByClientKey(db, input.senderId, input.clientKey);
   if (earlier) {
     if (earlier.chat_id !== state.id) throw new Invalid({ client_key: ['in'] });
@@ -204,7 +206,7 @@ export async function sendMessage(
   }
   requireOpen(state);
   if (checked.kind === 'offer' && !state.can_offer) throw new Forbidden('chats.errors.offer-unavailable');
-  const prepared = await prepareMessage(db, input.senderId, input.clientKey, checked, now);
+  const prepared = await prepareMessage(db, input.senderId, input.clientKey, checked, now, { keyLookedUp: true });
   if ('duplicate' in prepared) return prepared.duplicate;
   let message: ChatMessageView;
   try {
@@ -242,7 +244,7 @@ export async function sendImage(
   caption: string | null | undefined,
   now = new Date(),
 ): Promise<SentMessage> {
-  const state = await chatState(db, input.senderId, input.chatId);
+  const state = await chatState(db, input.senderId, input.chatId, { photo: false });
   const earlier = await findByClientKey(db, input.senderId, input.clientKey);
   if (earlier && earlier.chat_id === state.id) return { message: earlier, duplicate: true };
   requireOpen(state);
@@ -267,7 +269,7 @@ export async function messagesAfter(
   after: number,
   limit = CATCH_UP_LIMIT,
 ): Promise<{ messages: ChatMessageView[]; more: boolean; other_last_read: number }> {
-  const state = await chatState(db, userId, chatId);
+  const state = await chatState(db, userId, chatId, { photo: false });
   const rows = await messageQuery(db)
     .where('chat_messages.chat_id', '=', state.id)
     .where('chat_messages.id', '>', after)
@@ -293,7 +295,7 @@ export async function markChatRead(
   upTo?: number | null,
   now = new Date(),
 ): Promise<{ last_read_message_id: number; unread: number; changed: boolean }> {
-  const state = await chatState(db, userId, chatId);
+  const state = await chatState(db, userId, chatId, { photo: false });
   const target = Math.min(upTo ?? state.last_message_id, state.last_message_id);
   await touchLastSeen(db, userId, now);
   if (target <= state.me.last_read_message_id) {
@@ -339,7 +341,7 @@ export async function answerOffer(
   input: { chatId: number; userId: string; messageId: number; decision: 'accept' | 'decline' },
   now = new Date(),
 ): Promise<SentMessage> {
-  const state = await chatState(db, input.userId, input.chatId);
+  const state = await chatState(db, input.userId, input.chatId, { photo: false });
   const offer = await messageQuery(db)
     .where('chat_messages.id', '=', input.messageId)
     .where('chat_messages.chat_id', '=', state.id)
