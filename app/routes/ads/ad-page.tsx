@@ -246,7 +246,8 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
           <Stack gap="md">
             <AdGallery photos={ad.photos} title={ad.title} />
             <Group justify="space-between" align="flex-start" wrap="nowrap">
-              <Title order={1} size="h2" dir="auto">
+              {/* The title takes the room the badge and the heart leave, wrapping (a long word too). */}
+              <Title order={1} size="h2" dir="auto" className={classes.title}>
                 {ad.title}
               </Title>
               <Group gap="xs" wrap="nowrap">
