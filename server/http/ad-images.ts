@@ -20,7 +20,7 @@ import { Invalid } from '../domain/errors.ts';
 import { createStorage } from '../media/storage.ts';
 import { type ApiRoute, apiRoute } from './api-route.ts';
 import { AdImage, type ApiError } from './api-schemas.ts';
-import { discardRest, readBodyWithin } from './body.ts';
+import { readMultipartWithin } from './body.ts';
 
 /** The photo plus the multipart framing around it (boundaries, part headers, a stray small field). */
 export const AD_PHOTO_BODY_LIMIT = MAX_AD_PHOTO_BYTES + UPLOAD_FRAMING_BYTES;
@@ -72,26 +72,19 @@ export function adImageRoutes(services: AppServices, localeOf: (req: Request) =>
         // The API's JSON and form parsers have consumed any other kind of body; only multipart is ours to read.
         if (!req.is('multipart/form-data')) return refusePhoto(res, t, ['required']);
 
-        const read = await readBodyWithin(req, AD_PHOTO_BODY_LIMIT);
+        const read = await readMultipartWithin(req, res, AD_PHOTO_BODY_LIMIT);
         if (read.kind === 'aborted') return void res.destroy();
         if (read.kind === 'too-large') {
           // Read to its end, the photo field's own error; cut before it (server/http/body.ts), a 413.
           if (read.drained) return refusePhoto(res, t, ['image-too-large']);
-          discardRest(req, res);
           const message = t('errors:image-too-large');
           return void res.status(413).json({ message, errors: { photo: [message] } } satisfies ApiError);
         }
-
-        let form: FormData;
-        try {
-          form = await new Response(read.body, {
-            headers: { 'content-type': req.get('content-type') ?? '' },
-          }).formData();
-        } catch {
+        if (read.kind === 'malformed') {
           return void res.status(400).json({ message: t('errors:bad-request') } satisfies ApiError);
         }
         // A form sent without choosing a file carries an empty, nameless part.
-        const parsed = PhotoForm.safeParse({ photo: form.get('photo') });
+        const parsed = PhotoForm.safeParse({ photo: read.form.get('photo') });
         if (!parsed.success) return refusePhoto(res, t, ['required']);
 
         try {

@@ -128,6 +128,37 @@ class UnsupportedBody extends Error {
   }
 }
 
+export type MultipartRead =
+  | { kind: 'form'; form: FormData }
+  /** Over the limit, as `BodyRead`'s; one not read to its end is already being discarded. */
+  | { kind: 'too-large'; drained: boolean }
+  /** The client went away before the end: nothing to answer. */
+  | { kind: 'aborted' }
+  /** Not a multipart body that can be read. */
+  | { kind: 'malformed' };
+
+/**
+ * An upload's multipart body, read within `limit` bytes (`readBodyWithin`) and parsed: the API's
+ * photo routes (server/http/ad-images.ts, server/http/chats.ts) answer each outcome in their words.
+ */
+export async function readMultipartWithin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<MultipartRead> {
+  const read = await readBodyWithin(req, limit);
+  if (read.kind !== 'ok') {
+    if (read.kind === 'too-large' && !read.drained) discardRest(req, res);
+    return read;
+  }
+  try {
+    const headers = { 'content-type': String(req.headers['content-type'] ?? '') };
+    return { kind: 'form', form: await new Response(read.body, { headers }).formData() };
+  } catch {
+    return { kind: 'malformed' };
+  }
+}
+
 /** The media type of a Content-Type header, lower case without its parameters ('' when absent). */
 export const mediaType = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();
 

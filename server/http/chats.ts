@@ -36,7 +36,7 @@ import { Invalid } from '../domain/errors.ts';
 import { createStorage } from '../media/storage.ts';
 import { type ApiRoute, apiRoute } from './api-route.ts';
 import { type ApiError, ChatList, ChatMessage, ChatMessages, ChatReadState, ChatStarted, one } from './api-schemas.ts';
-import { discardRest, readBodyWithin } from './body.ts';
+import { readMultipartWithin } from './body.ts';
 
 /** The photo plus the multipart framing around it and its caption. */
 export const CHAT_IMAGE_BODY_LIMIT = MAX_CHAT_IMAGE_BYTES + UPLOAD_FRAMING_BYTES;
@@ -239,21 +239,13 @@ export function chatRoutes(services: AppServices, localeOf: (req: Request) => Lo
         if (!user) return undefined;
         const t = i18nFor(localeOf(req)).t;
         if (!req.is('multipart/form-data')) return photoRefused(res, t, ['required']);
-        const read = await readBodyWithin(req, CHAT_IMAGE_BODY_LIMIT);
+        const read = await readMultipartWithin(req, res, CHAT_IMAGE_BODY_LIMIT);
         if (read.kind === 'aborted') return void res.destroy();
-        if (read.kind === 'too-large') {
-          if (read.drained) return photoRefused(res, t, ['image-too-large']);
-          discardRest(req, res);
-          return photoRefused(res, t, ['image-too-large'], 413);
-        }
-        let form: FormData;
-        try {
-          form = await new Response(read.body, {
-            headers: { 'content-type': req.get('content-type') ?? '' },
-          }).formData();
-        } catch {
+        if (read.kind === 'too-large') return photoRefused(res, t, ['image-too-large'], read.drained ? 422 : 413);
+        if (read.kind === 'malformed') {
           return void res.status(400).json({ message: t('errors:bad-request') } satisfies ApiError);
         }
+        const { form } = read;
         const caption = form.get('body');
         const parsed = PhotoForm.safeParse({
           image: form.get('image'),
