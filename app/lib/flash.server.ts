@@ -47,6 +47,11 @@ export const FLASH_MESSAGES = {
   // A heart without JavaScript, and the favorites page's remove buttons.
   'favorite-added': 'favorites:done.added',
   'favorite-removed': 'favorites:done.removed',
+  // The back office's forms (docs/product/back-office.md).
+  'admin-created': 'admin:done.created',
+  'admin-saved': 'admin:done.saved',
+  'admin-deleted': 'admin:done.deleted',
+  'admin-bulk': 'admin:done.bulk',
 } as const;
 export type FlashCode = keyof typeof FLASH_MESSAGES;
 

@@ -23,3 +23,20 @@ export async function recordRevision(
     })
     .execute();
 }
+
+/**
+ * The fields of `after` whose value differs from `before`, as the revision's before/after pairs
+ * (JSON-equal values are the same: a re-saved form with nothing changed records nothing).
+ */
+export function changedFields<T extends Record<string, unknown>>(
+  before: Partial<T> | null,
+  after: Partial<T>,
+): Record<string, [unknown, unknown]> {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before ? before[key] : null;
+    if (value === undefined) continue;
+    if (JSON.stringify(old ?? null) !== JSON.stringify(value ?? null)) changes[key] = [old ?? null, value ?? null];
+  }
+  return changes;
+}

@@ -1,11 +1,9 @@
 // Shared by the moderation queue and the ad review page: who acts, what they may do, where to go back.
-import type { RouterContextProvider } from 'react-router';
 import { localizePath } from '~/i18n/config.ts';
 import { type DoneNotice, parseQueueQuery, queueSearch, withDone } from '~/lib/moderation.ts';
-import { localeOf, requestInfo } from '~/lib/route.server.ts';
+import { localeOf } from '~/lib/route.server.ts';
 import { can } from '../../../server/domain/access.ts';
 import type { SessionUser } from '../../../server/domain/accounts.ts';
-import type { Actor } from '../../../server/domain/ads/rules.ts';
 
 /** What the staff member may do here; the pages show only these actions, the actions check again. */
 export interface ModerationRights {
@@ -19,12 +17,6 @@ export const rightsOf = (user: SessionUser): ModerationRights => ({
   update: can(user, 'update-ads'),
   delete: can(user, 'delete-ads'),
 });
-
-/** The acting staff member, with the request's address and browser for the audit log. */
-export function actorOf(user: SessionUser, context: Readonly<RouterContextProvider>): Actor {
-  const info = requestInfo(context);
-  return { id: user.id, ip: info.ip, userAgent: info.userAgent };
-}
 
 /**
  * The queue view the request came from (its filters travel in the query string, also to the review

@@ -34,6 +34,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { FEATURABLE, parseDone, parseQueueQuery, queueSearch } from '~/lib/moderation.ts';
 import { db, notFound, tFor } from '~/lib/route.server.ts';
 import { requirePermission } from '~/lib/session.server.ts';
+import { actorOf } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
   deleteSchema,
@@ -48,7 +49,7 @@ import { moveAd } from '../../../server/domain/ads/status.ts';
 import { featureAd, getModerationAd, type ModerationAd } from '../../../server/domain/moderation.ts';
 import type { Permission } from '../../../server/domain/permissions.ts';
 import type { Route } from './+types/post';
-import { actorOf, type ModerationRights, queueTarget, reviewTarget, rightsOf } from './moderation.server.ts';
+import { type ModerationRights, queueTarget, reviewTarget, rightsOf } from './moderation.server.ts';
 
 // One ad under review (docs/product-notes.md, "Moderation"): everything needed to decide (description, details, photos,
 // owner, status history, open reports) and the decisions the staff member's permissions allow.

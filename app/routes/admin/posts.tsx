@@ -39,13 +39,14 @@ import { routeMeta } from '~/lib/meta.ts';
 import { parseDone, parseQueueQuery, QUEUE_TABS, type QueueQuery, queueSearch } from '~/lib/moderation.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requirePermission } from '~/lib/session.server.ts';
+import { actorOf } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { isBulkIntent, queueSchema, rejectionReasonValue } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { listModerationQueue, moveAds, type QueueItem } from '../../../server/domain/moderation.ts';
 import type { Route } from './+types/posts';
-import { actorOf, type ModerationRights, queueTarget, rightsOf } from './moderation.server.ts';
+import { type ModerationRights, queueTarget, rightsOf } from './moderation.server.ts';
 
 // The moderation queue (docs/product-notes.md, "Moderation"): ads by status, filtered by section, city and
 // open reports (GET parameters: works without JavaScript), with bulk approve / reject. Each action
