@@ -10,6 +10,7 @@ import { type AdInput, createAd, resolveCategoryPath } from '../../server/domain
 import { AD_RULES, activeAdLimit } from '../../server/domain/ads/rules.ts';
 import { featureOwnAd, repostAd } from '../../server/domain/ads/status.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
+import { repostQuote } from '../../server/domain/owner-ads.ts';
 import { creditsLeft, memberPackages, spendCredit } from '../../server/domain/packages/allowance.ts';
 import {
   createPackage,
@@ -26,7 +27,6 @@ import {
   PACKAGE_REMINDER_DAYS,
   remindExpiringSubscriptions,
 } from '../../server/domain/packages/subscriptions.ts';
-import { repostQuote } from '../../server/domain/owner-ads.ts';
 import { insertMember, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -94,7 +94,12 @@ describe.each(dialects)('packages on %s', (dialect) => {
   describe('the back office', () => {
     it('creates, edits, switches and deletes a package, each with a revision', async () => {
       const id = await createPackage(t.db, staff, { ...SILVER, name_en: 'Bronze' });
-      expect(await getPackage(t.db, id)).toMatchObject({ name_en: 'Bronze', price: 150, active: true, subscriptions: 0 });
+      expect(await getPackage(t.db, id)).toMatchObject({
+        name_en: 'Bronze',
+        price: 150,
+        active: true,
+        subscriptions: 0,
+      });
       expect(await updatePackage(t.db, staff, id, { ...SILVER, name_en: 'Bronze', price: 120 })).toEqual(['price']);
       expect(await updatePackage(t.db, staff, id, { ...SILVER, name_en: 'Bronze', price: 120 })).toEqual([]);
       expect(await setPackageActive(t.db, staff, id, false)).toBe(true);
@@ -144,12 +149,18 @@ describe.each(dialects)('packages on %s', (dialect) => {
       await updatePackage(t.db, staff, id, { ...SILVER, max_active_ads: 50 });
       const [held] = await memberPackages(t.db, buyer.id, now);
       expect(held).toMatchObject({ max_active_ads: 3, featured_remaining: 2, reposts_remaining: 2, current: true });
-      const pay = await t.db.selectFrom('payments').selectAll().where('user_id', '=', buyer.id).executeTakeFirstOrThrow();
+      const pay = await t.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('user_id', '=', buyer.id)
+        .executeTakeFirstOrThrow();
       expect(pay).toMatchObject({ provider: 'staff', method: 'bank-transfer', recorded_by: staff.id });
       expect(toNumber(pay.amount)).toBe(150);
       const [rev] = await revisions('subscription', done.id);
       expect(rev?.action).toBe('grant');
-      expect(toJson<Record<string, unknown[]>>(rev?.changes, {}).payment?.[1]).toMatchObject({ method: 'bank-transfer' });
+      expect(toJson<Record<string, unknown[]>>(rev?.changes, {}).payment?.[1]).toMatchObject({
+        method: 'bank-transfer',
+      });
     });
 
     it('refuses a switched-off package, a company package, an unknown member and a reference recorded before', async () => {
@@ -158,7 +169,9 @@ describe.each(dialects)('packages on %s', (dialect) => {
       const company = await createPackage(t.db, staff, { ...SILVER, audience: 'company' });
       const on = await createPackage(t.db, staff, SILVER);
       await expect(grant(buyer.id, off)).rejects.toMatchObject({ errors: { package_id: ['package-inactive'] } });
-      await expect(grant(buyer.id, company)).rejects.toMatchObject({ errors: { package_id: ['package-for-companies'] } });
+      await expect(grant(buyer.id, company)).rejects.toMatchObject({
+        errors: { package_id: ['package-for-companies'] },
+      });
       await expect(grant('nobody', on)).rejects.toMatchObject({ errors: { member: ['member-not-found'] } });
       await expect(grant(buyer.id, 999_999)).rejects.toMatchObject({ errors: { package_id: ['in'] } });
       const pay = payment();
@@ -261,7 +274,11 @@ describe.each(dialects)('packages on %s', (dialect) => {
       });
       await grant(seller.id, id, now);
       const own = { status: 'published', bumped_at: now.toISOString() } as Parameters<typeof repostQuote>[2];
-      expect(await repostQuote(t.db, seller.id, own, soon)).toMatchObject({ refusal: null, usesRepost: true, reposts: 1 });
+      expect(await repostQuote(t.db, seller.id, own, soon)).toMatchObject({
+        refusal: null,
+        usesRepost: true,
+        reposts: 1,
+      });
       expect(await repostAd(t.db, seller, ad.id, soon)).toBe('bumped');
       expect(await creditsLeft(t.db, seller.id, 'reposts', soon)).toBe(0);
       await expect(repostAd(t.db, seller, ad.id, new Date(soon.getTime() + DAY))).rejects.toMatchObject({
