@@ -76,3 +76,12 @@ export type GrantValues = z.output<typeof grantSchema>;
 
 /** The package screen's forms other than the edit itself: toggle active, delete. */
 export const packageIntentSchema = z.object({ intent: z.enum(['save', 'activate', 'deactivate', 'delete']) });
+
+/** The packages list's sorts (the first is the default). */
+export const PACKAGE_SORTS = ['created', 'price', 'duration'] as const;
+export type PackageSort = (typeof PACKAGE_SORTS)[number];
+/** The subscriptions list's sorts and states. */
+export const SUBSCRIPTION_SORTS = ['granted', 'ends'] as const;
+export type SubscriptionSort = (typeof SUBSCRIPTION_SORTS)[number];
+export const SUBSCRIPTION_STATES = ['current', 'upcoming', 'ended'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];

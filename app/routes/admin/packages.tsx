@@ -11,8 +11,9 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { PACKAGE_SORTS } from '~/lib/validation/packages.ts';
 import { can } from '../../../server/domain/access.ts';
-import { listPackages, PACKAGE_SORTS, type PackageRow } from '../../../server/domain/packages/packages.ts';
+import { listPackages, type PackageRow } from '../../../server/domain/packages/packages.ts';
 import type { Route } from './+types/packages';
 
 // The packages staff sell (docs/product/back-office.md, "Packages"): searched by name, filtered by

@@ -10,15 +10,10 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { SUBSCRIPTION_SORTS, SUBSCRIPTION_STATES, type SubscriptionState } from '~/lib/validation/packages.ts';
 import { can } from '../../../server/domain/access.ts';
 import { packageNames } from '../../../server/domain/packages/packages.ts';
-import {
-  listSubscriptions,
-  SUBSCRIPTION_SORTS,
-  SUBSCRIPTION_STATES,
-  type SubscriptionRow,
-  type SubscriptionState,
-} from '../../../server/domain/packages/subscriptions.ts';
+import { listSubscriptions, type SubscriptionRow } from '../../../server/domain/packages/subscriptions.ts';
 import type { Route } from './+types/subscriptions';
 
 // The subscriptions granted (docs/product/back-office.md, "Packages"): who holds which package,

@@ -3,7 +3,7 @@
 // package that was ever granted cannot be deleted (its subscriptions and payments name it): staff
 // switch it off instead, and it is no longer offered for new grants.
 import { type SqlBool, sql } from 'kysely';
-import type { PackageValues } from '../../../app/lib/validation/packages.ts';
+import type { PackageSort, PackageValues } from '../../../app/lib/validation/packages.ts';
 import type { DB } from '../../db/index.ts';
 import type { PackageAudience } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -84,8 +84,6 @@ const toPackage = (r: Raw): Package => ({
   updated_at: toIso(r.updated_at),
 });
 
-export const PACKAGE_SORTS = ['created', 'price', 'duration'] as const;
-export type PackageSort = (typeof PACKAGE_SORTS)[number];
 const SORT_COLUMN: Record<PackageSort, string> = {
   created: 'p.created_at',
   price: 'p.price',

@@ -4,6 +4,7 @@
 // today; `subscriptions.company_id` waits for companies (grants to a company are not offered yet,
 // and a package meant for companies is refused for a member).
 import { type SqlBool, sql } from 'kysely';
+import type { SubscriptionSort, SubscriptionState } from '../../../app/lib/validation/packages.ts';
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
@@ -120,11 +121,6 @@ export async function findMemberId(db: DB, login: string): Promise<string | null
     .executeTakeFirst();
   return row?.id ?? null;
 }
-
-export const SUBSCRIPTION_STATES = ['current', 'upcoming', 'ended'] as const;
-export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
-export const SUBSCRIPTION_SORTS = ['granted', 'ends'] as const;
-export type SubscriptionSort = (typeof SUBSCRIPTION_SORTS)[number];
 
 export interface SubscriptionRow {
   id: number;
