@@ -20,6 +20,11 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/packages', 'routes/admin/packages.tsx', { id: id('admin.packages') }),
+      route('admin/packages/new', 'routes/admin/package.tsx', { id: id('admin.package.new') }),
+      route('admin/packages/subscriptions', 'routes/admin/subscriptions.tsx', { id: id('admin.subscriptions') }),
+      route('admin/packages/grant', 'routes/admin/grant-package.tsx', { id: id('admin.grant-package') }),
+      route('admin/packages/:id', 'routes/admin/package.tsx', { id: id('admin.package') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -204,7 +204,7 @@ export async function createAd(
       .executeTakeFirst();
     if (again) return { id: again.id, slug: again.slug, status: again.status, created: false };
 
-    await checkAllowance(trx, actor.id);
+    await checkAllowance(trx, actor.id, now);
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
 
@@ -595,7 +595,7 @@ export async function updateAd(
     let next = status;
     if (status === 'rejected') next = 'pending';
     else if (status === 'draft') next = settings.moderation === 'post' ? 'published' : 'pending';
-    if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id);
+    if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id, now);
 
     const live = next === 'published' && status !== 'published';
     const slug = await writeAdValues(trx, ad, attributes, input, changes, {
