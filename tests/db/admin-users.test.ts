@@ -194,8 +194,8 @@ describe.each(dialects)('back-office members on %s', (dialect) => {
     const log = await revisions(member);
     expect(log.map((r) => r.action)).toEqual(['ban', 'unban']);
     expect(log[0]).toMatchObject({ actor_id: moderator.id, ip: '10.9.9.9', user_agent: 'Moderator browser' });
-    expect(toJson<Record<string, unknown[]>>(log[0]?.changes).ban_reason).toEqual([null, 'Scam reports']);
-    expect(toJson<Record<string, unknown[]>>(log[1]?.changes).ban_reason).toEqual(['Scam reports', null]);
+    expect(toJson<Record<string, unknown[]>>(log[0]?.changes, {}).ban_reason).toEqual([null, 'Scam reports']);
+    expect(toJson<Record<string, unknown[]>>(log[1]?.changes, {}).ban_reason).toEqual(['Scam reports', null]);
   });
 
   it('nobody bans themselves, and only a super admin bans a super admin', async () => {
@@ -312,12 +312,12 @@ describe.each(dialects)('back-office members on %s', (dialect) => {
     const a = await insertMember(t.db, { name: 'Zainab Search', phone: '+218925550001' });
     await insertMember(t.db, { name: 'Zaid 100%', phone: null });
     const find = async (q: string, filters = {}) =>
-      (await listUsers(t.db, { q, filters, sort: 'created', dir: 'desc', after: null })).rows.map((r) => r.name);
+      (await listUsers(t, { q, filters, sort: 'created', dir: 'desc', after: null })).rows.map((r) => r.name);
     expect(await find('zainab')).toEqual(['Zainab Search']);
     expect(await find('0925550001')).toEqual(['Zainab Search']);
     expect(await find('+218 92 555')).toEqual(['Zainab Search']);
     expect(await find('100%')).toEqual(['Zaid 100%']);
-    expect(await find('ZAI')).toEqual(['Zaid 100%', 'Zainab Search']);
+    expect((await find('ZAI')).sort()).toEqual(['Zaid 100%', 'Zainab Search']);
     expect(await find(a.id.slice(0, 12))).toContain('Zainab Search'); // the email holds the id
     expect(await find('', { role: 'super-admin' })).toEqual(['مدير سوق']);
     expect(await find('', { role: 'moderator' })).toEqual(['مشرفة المحتوى']);
@@ -327,7 +327,7 @@ describe.each(dialects)('back-office members on %s', (dialect) => {
     const seen: string[] = [];
     let after = null;
     for (let i = 0; i < 100; i++) {
-      const page = await listUsers(t.db, { q: '', filters: {}, sort: 'name', dir: 'asc', after, limit: 3 });
+      const page = await listUsers(t, { q: '', filters: {}, sort: 'name', dir: 'asc', after, limit: 3 });
       seen.push(...page.rows.map((r) => r.id));
       if (!page.next) break;
       after = JSON.parse(Buffer.from(page.next, 'base64url').toString()) as never;

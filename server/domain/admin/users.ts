@@ -4,7 +4,8 @@
 // revision in its own transaction; nobody can take away their own last way into the back office.
 import { sql } from 'kysely';
 import { isPlaceholderEmail, PLACEHOLDER_EMAIL_DOMAIN } from '../../auth/placeholder-email.ts';
-import type { DB } from '../../db/index.ts';
+import type { DB, DialectName } from '../../db/index.ts';
+import { memberSearch } from '../../db/member-search.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
@@ -15,7 +16,7 @@ import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Forbidden, Invalid, NotFound } from '../errors.ts';
 import { accessOf } from '../permissions.ts';
-import { type Cursor, containsPattern, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
+import { type Cursor, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
 
 export const USER_SORTS = ['created', 'name'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
@@ -61,7 +62,7 @@ export function phoneDigits(q: string): string | null {
  * (when it looks like one) of the phone number; filters narrow; keyset order by sign-up time or name.
  */
 export async function listUsers(
-  db: DB,
+  handle: { db: DB; dialect: DialectName },
   input: {
     q: string;
     filters: UserFilters;
@@ -71,6 +72,7 @@ export async function listUsers(
     limit?: number;
   },
 ): Promise<KeysetPage<UserRow>> {
+  const { db } = handle;
   let query = db
     .selectFrom('users as u')
     .select([
@@ -84,17 +86,7 @@ export async function listUsers(
       'u.banned_at',
       'u.created_at',
     ]);
-  if (input.q) {
-    const pattern = containsPattern(input.q);
-    const digits = phoneDigits(input.q);
-    query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(u.name) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(u.email) like ${pattern} escape '\\'`,
-        ...(digits ? [sql<boolean>`u.phone_number like ${`%${digits}%`}`] : []),
-      ]),
-    );
-  }
+  if (input.q) query = query.where(memberSearch(handle.dialect, input.q, phoneDigits(input.q)));
   const { role, banned, verified } = input.filters;
   if (role === 'super-admin') query = query.where('u.is_super_admin', '=', true);
   else if (role) {
