@@ -20,6 +20,9 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/users', 'routes/admin/users.tsx', { id: id('admin.users') }),
+      route('admin/users/:id', 'routes/admin/user.tsx', { id: id('admin.user') }),
+      route('admin/permissions', 'routes/admin/permissions.tsx', { id: id('admin.permissions') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

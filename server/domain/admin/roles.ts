@@ -191,3 +191,8 @@ export async function deleteRole(db: DB, actor: Actor, id: number, holders: numb
     });
   });
 }
+
+/** Every role's id and name, by name (filters and the member's roles form). */
+export function listRoles(db: DB): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('roles').select(['id', 'name']).orderBy('name').execute();
+}
