@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PERMISSIONS, type Permission, ROLES as SEEDED_ROLES } from '../../server/domain/permissions.ts';
+import { browser } from '../support/http-browser.ts';
 
 const base = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -31,17 +32,76 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  // Members: `{member}` is the demo member (user@souq.test), whose email is confirmed and who is not banned.
+  { path: '/admin/users', permission: 'view-users' },
+  { path: '/en/admin/users?q=souq&banned=no&verified=email&sort=name', permission: 'view-users' },
+  { path: '/admin/users/{member}', permission: 'view-users' },
+  { path: '/en/admin/users/{member}', permission: 'view-users' },
+  { path: '/admin/users/{member}', permission: 'ban-users', also: ['view-users'], form: { intent: 'ban' } },
+  { path: '/admin/users/{member}', permission: 'ban-users', also: ['view-users'], form: { intent: 'unban' } },
+  {
+    path: '/admin/users/{member}',
+    permission: 'update-users',
+    also: ['view-users'],
+    form: { intent: 'confirm-email' },
+  },
+  {
+    path: '/admin/users/{member}',
+    permission: 'update-users',
+    also: ['view-users'],
+    form: { intent: 'confirm-phone' },
+  },
+  {
+    path: '/admin/users/{member}',
+    permission: 'update-permissions',
+    also: ['view-users'],
+    form: { intent: 'access', roles: 'none' },
+  },
+  { path: '/admin/users/{member}', permission: 'super-admin', form: { intent: 'super-admin' } },
+  { path: '/admin/permissions', permission: 'view-permissions' },
+  { path: '/en/admin/permissions', permission: 'view-permissions' },
+  {
+    path: '/admin/permissions',
+    permission: 'update-permissions',
+    also: ['view-permissions'],
+    form: { intent: 'matrix' },
+  },
+  {
+    path: '/admin/permissions',
+    permission: 'update-permissions',
+    also: ['view-permissions'],
+    form: { intent: 'create' },
+  },
+  {
+    path: '/admin/permissions',
+    permission: 'update-permissions',
+    also: ['view-permissions'],
+    form: { intent: 'rename', id: '0', name: 'x' },
+  },
+  {
+    path: '/admin/permissions',
+    permission: 'update-permissions',
+    also: ['view-permissions'],
+    form: { intent: 'delete', id: '0', holders: '0' },
+  },
 ];
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
 async function register(name: string): Promise<{ email: string; password: string }> {
+  // Each registration from its own address: the per-address registration limit is not what this tests.
+  const address = browser().ip;
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
   const password = 'matrix-password';
   const res = await fetch(`${base}/en/register`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': address,
+    },
     body: new URLSearchParams({
       name,
       login: email,
@@ -88,11 +148,22 @@ async function staffWith(permissions: readonly string[], roles: readonly string[
   return signIn(email, password);
 }
 
+/** The route's path with `{member}` replaced by the demo member's id. */
+const placeholders = new Map<string, string>();
+const resolve = (p: string) => p.replace(/\{(\w+)\}/g, (_, name: string) => placeholders.get(name) ?? name);
+
 const cookies = new Map<string, string>();
 /** The members of the exactly-one and all-others columns, by the route's permissions. */
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
 
 beforeAll(async () => {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    const member = db.prepare('select id from users where email = ?').get('user@souq.test') as { id: string };
+    placeholders.set('member', member.id);
+  } finally {
+    db.close();
+  }
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));
@@ -137,7 +208,7 @@ describe.each(ADMIN_ROUTES.map((r) => [`${r.form ? 'POST' : 'GET'} ${r.path}`, r
   it.each(WHO)('as %s', async (who) => {
     const cookie = cookieOf(who, route);
     if (cookie === null) return; // no such member for a route any staff member or only the super admin may use
-    const res = await fetch(base + route.path, {
+    const res = await fetch(base + resolve(route.path), {
       method: route.form ? 'POST' : 'GET',
       redirect: 'manual',
       headers: {
