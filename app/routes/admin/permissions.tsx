@@ -5,13 +5,14 @@ import type { z } from 'zod';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
+import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -66,7 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });
   const { actor } = await requireStaff(request, context, 'update-permissions');
   const database = db(context);
-  const back = new URL(request.url).pathname;
+  // From the locale, not request.url's path: a client-side post arrives at `….data`.
+  const back = localizePath('/admin/permissions', localeOf(request));
   const role = Number(form.get('id')) || undefined;
   const handle = <Schema extends z.ZodType>(
     schema: Schema,

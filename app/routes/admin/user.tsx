@@ -25,13 +25,14 @@ import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useDates } from '~/components/relative-time.tsx';
+import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -120,7 +121,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (need === 'super-admin' && !user.is_super_admin)
     throw new Response(null, { status: 403, statusText: 'Forbidden' });
   const database = db(context);
-  const back = new URL(request.url).pathname;
+  // From the locale, not request.url's path: a client-side post arrives at `….data`.
+  const back = localizePath(`/admin/users/${id}`, localeOf(request));
   const done = () => redirectWithFlash(back, 'admin-saved');
   const handle = <Schema extends z.ZodType>(schema: Schema, work: (value: z.output<Schema>) => Promise<unknown>) =>
     formAction(
