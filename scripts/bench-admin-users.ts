@@ -48,6 +48,8 @@ const QUERIES: { label: string; q: string; filters?: UserFilters; sort?: 'create
   { label: 'name, common ("ali")', q: 'ali' },
   { label: 'name, Arabic ("فاطمة")', q: 'فاطمة' },
   { label: 'name, rare ("shaglouf 9999")', q: 'shaglouf 9999' },
+  { label: 'name, some ("naas 12")', q: 'naas 12' },
+  { label: 'two letters ("zw")', q: 'zw' },
   { label: 'email, one ("khaled.54324@")', q: 'khaled.54324@' },
   { label: 'phone ("091 0054 320")', q: '091 0054 320' },
   { label: 'absent ("zzzz")', q: 'zzzz' },

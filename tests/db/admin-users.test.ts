@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../../app/lib/search-query.ts';
 import { createAuth } from '../../server/auth/index.ts';
 import { loadConfig } from '../../server/config.ts';
+import { TRIGRAM_SET_MAX } from '../../server/db/member-search.ts';
 import { seedDemoAccounts } from '../../server/db/seed/demo.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toJson, toNumber } from '../../server/db/values.ts';
@@ -338,6 +339,20 @@ describe.each(dialects)('back-office members on %s', (dialect) => {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     expect(new Set(seen).size).toBe(toNumber(total.n));
+    // A search matching more members than the trigram set takes is tested row by row, in order.
+    await t.db
+      .insertInto('users')
+      .values(
+        Array.from({ length: TRIGRAM_SET_MAX + 5 }, (_, i) => ({
+          id: `common-${i}`,
+          name: `Common Qwerty ${String(i).padStart(4, '0')}`,
+          email: `common-${i}@example.ly`,
+        })) as never,
+      )
+      .execute();
+    const common = await listUsers(t, { q: 'QWERTY', filters: {}, sort: 'name', dir: 'asc', after: null });
+    expect(common.rows.map((r) => r.name).slice(0, 2)).toEqual(['Common Qwerty 0000', 'Common Qwerty 0001']);
+    expect(common.next).not.toBeNull();
     expect(phoneDigits('091 234')).toBe('91234');
     expect(phoneDigits('abc')).toBeNull();
   });

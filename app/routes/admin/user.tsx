@@ -198,7 +198,7 @@ function Profile({ member }: { member: MemberDetail }) {
               <bdi dir="ltr" style={{ overflowWrap: 'anywhere' }}>
                 {member.email}
               </bdi>
-              <Badge color={member.email_verified ? 'teal.9' : 'gray'} variant="light" tt="none">
+              <Badge color={member.email_verified ? 'teal' : 'gray'} variant="light" tt="none">
                 {member.email_verified ? t('users.confirmed') : t('users.unconfirmed')}
               </Badge>
             </Group>
@@ -210,7 +210,7 @@ function Profile({ member }: { member: MemberDetail }) {
           {member.phone ? (
             <Group gap={6}>
               <bdi dir="ltr">{member.phone}</bdi>
-              <Badge color={member.phone_verified ? 'teal.9' : 'gray'} variant="light" tt="none">
+              <Badge color={member.phone_verified ? 'teal' : 'gray'} variant="light" tt="none">
                 {member.phone_verified ? t('users.confirmed') : t('users.unconfirmed')}
               </Badge>
             </Group>

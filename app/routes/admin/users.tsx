@@ -115,12 +115,12 @@ export default function UsersList({ loaderData }: Route.ComponentProps) {
             </Badge>
           ) : null}
           {u.email_verified ? (
-            <Badge color="teal.9" variant="light" tt="none">
+            <Badge color="teal" variant="light" tt="none">
               {t('users.email-confirmed')}
             </Badge>
           ) : null}
           {u.phone ? (
-            <Badge color="teal.9" variant="light" tt="none">
+            <Badge color="teal" variant="light" tt="none">
               {t('users.phone-confirmed')}
             </Badge>
           ) : null}

@@ -86,7 +86,7 @@ export async function listUsers(
       'u.banned_at',
       'u.created_at',
     ]);
-  if (input.q) query = query.where(memberSearch(handle.dialect, input.q, phoneDigits(input.q)));
+  if (input.q) query = query.where(await memberSearch(db, handle.dialect, input.q, phoneDigits(input.q)));
   const { role, banned, verified } = input.filters;
   if (role === 'super-admin') query = query.where('u.is_super_admin', '=', true);
   else if (role) {
