@@ -488,7 +488,10 @@ function AccessSection({
   const flagReply = replyOf(data, 'super-admin');
   const label = (p: string) => (
     <>
-      {t(`roles.permission-names.${p}`, { defaultValue: p })} <bdi dir="ltr">({p})</bdi>
+      {t(`roles.permission-names.${p}`, { defaultValue: p })}{' '}
+      <Text span size="xs" c="dimmed">
+        <bdi dir="ltr">{p}</bdi>
+      </Text>
     </>
   );
   return (
