@@ -25,6 +25,9 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/packages/subscriptions', 'routes/admin/subscriptions.tsx', { id: id('admin.subscriptions') }),
       route('admin/packages/grant', 'routes/admin/grant-package.tsx', { id: id('admin.grant-package') }),
       route('admin/packages/:id', 'routes/admin/package.tsx', { id: id('admin.package') }),
+      route('admin/users', 'routes/admin/users.tsx', { id: id('admin.users') }),
+      route('admin/users/:id', 'routes/admin/user.tsx', { id: id('admin.user') }),
+      route('admin/permissions', 'routes/admin/permissions.tsx', { id: id('admin.permissions') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

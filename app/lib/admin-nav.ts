@@ -14,8 +14,8 @@ export interface AdminScreen {
 export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin', key: 'dashboard', permission: null, ready: true },
   { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: true },
-  { path: '/admin/users', key: 'users', permission: 'view-users', ready: false },
-  { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: false },
+  { path: '/admin/users', key: 'users', permission: 'view-users', ready: true },
+  { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: true },
   { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: true },
   { path: '/admin/companies', key: 'companies', permission: 'view-companies', ready: false },
   { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: false },

@@ -27,6 +27,8 @@ export interface QueueQuery {
   /** City slug, or '' for all. */
   city: string;
   reported: boolean;
+  /** One member's ads only (their id), or '' for everyone's: the member's page links here. */
+  owner: string;
   /** The "Changes" tab: published ads whose owner's edit waits for review (status is then `published`). */
   changes: boolean;
   page: number;
@@ -37,6 +39,7 @@ export const DEFAULT_QUEUE_QUERY: QueueQuery = {
   taxonomy: '',
   city: '',
   reported: false,
+  owner: '',
   changes: false,
   page: 1,
 };
@@ -62,6 +65,7 @@ export function parseQueueQuery(
     taxonomy: (known ? known.taxonomies.includes(taxonomy) : SLUG_PATTERN.test(taxonomy)) ? taxonomy : '',
     city: (known ? known.cities.includes(city) : SLUG_PATTERN.test(city)) ? city : '',
     reported: reported === '1' || reported === 'on' || reported === 'true',
+    owner: /^[\w-]{1,64}$/.test(params.get('owner') ?? '') ? (params.get('owner') as string) : '',
     changes,
     page: /^\d{1,6}$/.test(page) && Number(page) >= 1 ? Math.min(Number(page), PAGE_MAX) : 1,
   };
@@ -76,6 +80,7 @@ export function queueSearch(query: QueueQuery, over: Partial<QueueQuery> = {}): 
   if (q.taxonomy) params.set('taxonomy', q.taxonomy);
   if (q.city) params.set('city', q.city);
   if (q.reported) params.set('reported', '1');
+  if (q.owner) params.set('owner', q.owner);
   if (q.page > 1) params.set('page', String(q.page));
   const s = params.toString();
   return s ? `?${s}` : '';

@@ -33,6 +33,8 @@ export interface QueueFilters {
   cityId?: number;
   /** Only ads with at least one open report. */
   reported?: boolean;
+  /** Only this member's ads. */
+  ownerId?: string;
   /** Only ads with a pending change (docs/product/ads.md, "Editing a live ad"), oldest change first. */
   changes?: boolean;
   page?: number;
@@ -127,12 +129,13 @@ async function categoryTrails(db: DB, ids: number[]): Promise<Map<number, Named[
  */
 export async function listModerationQueue(db: DB, filters: QueueFilters): Promise<QueuePage> {
   const perPage = filters.perPage ?? QUEUE_PAGE_SIZE;
-  const { taxonomyId, cityId, reported, changes } = filters;
+  const { taxonomyId, cityId, reported, changes, ownerId } = filters;
   const base = () =>
     db
       .selectFrom('ads as a')
       .$if(taxonomyId !== undefined, (q) => q.where('a.taxonomy_id', '=', taxonomyId as number))
       .$if(cityId !== undefined, (q) => q.where('a.city_id', '=', cityId as number))
+      .$if(!!ownerId, (q) => q.where('a.user_id', '=', ownerId as string))
       .$if(!!reported, (q) => q.where((eb) => eb.exists(openReports(eb).select('r.id'))));
 
   const countRows = await base()

@@ -57,7 +57,11 @@ export const ROLES: Readonly<Record<RoleName, readonly Permission[]>> = {
   support: ['view-dashboard', 'view-users', 'update-users', 'view-ads', 'view-companies', 'view-packages'],
 };
 
-/** Inserts missing permissions, roles and role grants; idempotent. */
+/**
+ * Inserts missing permissions; idempotent. The seeded roles and their grants are inserted only into
+ * a database without any role: afterwards staff own them (the permissions screen renames, deletes
+ * and changes them, and a restart must not undo that).
+ */
 export async function seedPermissions(db: DB): Promise<void> {
   await withTransaction(db, async (tx) => {
     for (const name of PERMISSIONS) {
@@ -67,21 +71,16 @@ export async function seedPermissions(db: DB): Promise<void> {
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
     }
+    if (await tx.selectFrom('roles').select('id').limit(1).executeTakeFirst()) return;
     const perms = new Map(
       (await tx.selectFrom('permissions').select(['id', 'name']).execute()).map((p) => [p.name, p.id]),
     );
     for (const [role, granted] of Object.entries(ROLES)) {
-      await tx
-        .insertInto('roles')
-        .values({ name: role })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const { id } = await tx.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
+      const { id } = await tx.insertInto('roles').values({ name: role }).returning('id').executeTakeFirstOrThrow();
       for (const p of granted) {
         await tx
           .insertInto('role_permissions')
           .values({ role_id: id, permission_id: perms.get(p) as number })
-          .onConflict((oc) => oc.columns(['role_id', 'permission_id']).doNothing())
           .execute();
       }
     }

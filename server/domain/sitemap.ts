@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/index.ts';
 import { toIso } from '../db/values.ts';
+import { publicOwner } from './ads/visibility.ts';
 import { INFO_PAGES } from './pages.ts';
 
 /**
@@ -197,6 +198,7 @@ export async function* adEntries(
       .where('id', '>', after)
       .where('id', '<=', last)
       .where('status', '=', 'published')
+      .where(publicOwner('ads.user_id'))
       .orderBy('id')
       .limit(batch)
       .execute();

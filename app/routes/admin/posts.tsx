@@ -69,6 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     taxonomyId: taxonomies.find((x) => x.slug === query.taxonomy)?.id,
     cityId: cities.find((c) => c.slug === query.city)?.id,
     reported: query.reported,
+    ownerId: query.owner || undefined,
     changes: query.changes,
     page: query.page,
   });
@@ -173,11 +174,12 @@ function StatusTabs({
 function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies: Named[]; cities: Named[] }) {
   const { t } = useT('admin');
   const { to, name } = useLocale();
-  const filtered = query.taxonomy || query.city || query.reported;
+  const filtered = query.taxonomy || query.city || query.reported || query.owner;
   return (
     <Paper withBorder radius="lg" p="md">
       <Form method="get" action={to('/admin/posts')} role="search" aria-label={t('posts.filters')}>
         {query.changes ? <input type="hidden" name="changes" value="1" /> : null}
+        {query.owner ? <input type="hidden" name="owner" value={query.owner} /> : null}
         {query.status !== 'pending' && !query.changes ? (
           <input type="hidden" name="status" value={query.status} />
         ) : null}
@@ -214,7 +216,10 @@ function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies:
             {filtered ? (
               <Anchor
                 component={Link}
-                to={to('/admin/posts') + queueSearch(query, { taxonomy: '', city: '', reported: false, page: 1 })}
+                to={
+                  to('/admin/posts') +
+                  queueSearch(query, { taxonomy: '', city: '', reported: false, owner: '', page: 1 })
+                }
                 size="sm"
                 py={8}
               >

@@ -121,7 +121,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
         image: ad.photos[0]?.urls.large,
-        noindex: !isPublicStatus(ad.status),
+        noindex: !isPublicStatus(ad.status) || ad.hidden,
       },
     },
     { headers },

@@ -8,6 +8,7 @@ import { toNumber } from '../../db/values.ts';
 import { enqueue } from '../../jobs/registry.ts';
 import { adChanged } from '../ad-changes.ts';
 import { type Actor, countActiveAds } from './rules.ts';
+import { publicOwner } from './visibility.ts';
 
 /**
  * Tells this process's listeners (the page cache) that these ads changed, once the change is
@@ -82,6 +83,7 @@ export async function recountTaxonomy(db: DB, taxonomyId: number) {
       .select(['category_id', (eb) => eb.fn.countAll().as('n')])
       .where('taxonomy_id', '=', taxonomyId)
       .where('status', '=', 'published')
+      .where(publicOwner('ads.user_id'))
       .groupBy('category_id')
       .execute(),
   ]);

@@ -6,6 +6,7 @@ import type { AttributeOption } from '../../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../../db/values.ts';
 
 import { type CoverPhoto, coverUrls } from '../ad-images.ts';
+import { publicOwner } from './visibility.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
 
@@ -43,7 +44,7 @@ export interface CardValue {
 
 /** Published ads with what a card shows (its city, and the slugs of its URL). */
 export function publishedCards(db: DB) {
-  return cardQuery(db).where('ads.status', '=', 'published');
+  return cardQuery(db).where('ads.status', '=', 'published').where(publicOwner('ads.user_id'));
 }
 
 /** Ads with what a card shows, whatever their status. */

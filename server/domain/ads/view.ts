@@ -38,6 +38,8 @@ export interface AdView {
   currency: string;
   price_type: string;
   status: AdStatus;
+  /** The owner is banned: only staff may see it while the ban lasts (./visibility.ts). */
+  hidden: boolean;
   rejection_reason: string | null;
   featured: boolean;
   published_at: string | null;
@@ -156,6 +158,7 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
     currency: ad.currency,
     price_type: ad.price_type,
     status: ad.status,
+    hidden: !!ad.seller_banned,
     rejection_reason: ad.rejection_reason,
     featured: !!featuredUntil && featuredUntil.getTime() > Date.now(),
     published_at: isoOrNull(ad.published_at),
@@ -222,9 +225,14 @@ export type AdViewer = { id: string; staff: boolean } | null;
  * sold and expired ads are public; a deleted one is public too (it answers 410 "gone", with similar
  * ads); drafts, pending and rejected ads only to their owner and staff.
  */
-export function adAudience(ad: { status: AdStatus; seller: { id: string } | null }, viewer: AdViewer) {
+export function adAudience(
+  ad: { status: AdStatus; seller: { id: string } | null; hidden?: boolean },
+  viewer: AdViewer,
+) {
   const owner = !!viewer && ad.seller?.id === viewer.id;
   const staff = !!viewer?.staff;
+  // A banned member's ad is staff's alone (./visibility.ts); its owner cannot sign in anyway.
+  if (ad.hidden) return { owner, staff, visible: staff };
   return { owner, staff, visible: PUBLIC_STATUSES.has(ad.status) || ad.status === 'deleted' || owner || staff };
 }
 

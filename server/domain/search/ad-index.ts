@@ -16,6 +16,7 @@ import { epochMs, listAgg, numbersOf, stringsOf } from '../../db/bulk-read.ts';
 import { timestampValue } from '../../db/dates.ts';
 import type { DB, DialectName } from '../../db/index.ts';
 import { toBool, toNumber } from '../../db/values.ts';
+import { bannedOwner, publicOwner } from '../ads/visibility.ts';
 import { approximateLocation, jitter } from '../geo.ts';
 import type { CatalogueSnapshot, SnapAttribute } from './catalogue.ts';
 
@@ -919,6 +920,8 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       'featured_until',
       // 1 or 0 on SQLite, a boolean on PostgreSQL.
       sql<number | boolean>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
+      // A banned member's ads leave the index while the ban lasts (../ads/visibility.ts).
+      sql<number | boolean>`${bannedOwner('ads.user_id')}`.as('owner_banned'),
     ])
     .where('id', 'in', ids)
     .execute();
@@ -937,7 +940,7 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       lat: position.lat,
       lng: position.lng,
     };
-    return { row, published: r.status === 'published' };
+    return { row, published: r.status === 'published' && !toBool(r.owner_banned) };
   });
 }
 
@@ -1076,6 +1079,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       .where('id', '>=', from)
       .where('id', '<', from + BUILD_BATCH)
       .where('status', '=', 'published')
+      .where(publicOwner('ads.user_id'))
       .executeTakeFirst();
     if (!r?.id) continue;
     // Which of them have photos: one walk of the photos' (ad, position) index for the whole batch.

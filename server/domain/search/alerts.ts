@@ -11,14 +11,16 @@
 //    (one `saved-search-match` notification per member and ad, naming the searches; its mail
 //    follows its plan), daily ones left for the day's digest (`deliverDailyDigests`, hourly,
 //    delivering from 08:00 Libyan time, once a day per member).
+import { sql } from 'kysely';
 import { localizePath } from '../../../app/i18n/config.ts';
 import { parseSearchQuery } from '../../../app/lib/search-query.ts';
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { toNumber } from '../../db/values.ts';
+import { toBool, toNumber } from '../../db/values.ts';
 import { enqueue } from '../../jobs/registry.ts';
 import { digestMail } from '../../mail/notification-templates.ts';
 import { mailJob } from '../../mail/outbox.ts';
+import { bannedOwner, publicOwner } from '../ads/visibility.ts';
 import { type MailLinks, mailFoot, mailRecipient } from '../notification-mail/send.ts';
 import { notify } from '../notifications.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot } from './catalogue.ts';
@@ -174,12 +176,13 @@ export async function alertSavedSearches(db: DB, adId: number, now = new Date())
       'ads.price',
       'ads.currency',
       'ads.status',
+      sql<number | boolean>`${bannedOwner('ads.user_id')}`.as('owner_banned'),
       'taxonomies.slug as taxonomy_slug',
       'categories.slug as category_slug',
     ])
     .where('ads.id', '=', adId)
     .executeTakeFirst();
-  if (ad?.status !== 'published') return 0;
+  if (ad?.status !== 'published' || toBool(ad.owner_banned)) return 0;
   const catalogue = await alertsCatalogue(db);
   const matches = await findSavedSearchMatches(db, catalogue, adId, ad.user_id, now.getTime());
   if (matches.length === 0) return 0;
@@ -294,6 +297,7 @@ export async function deliverDailyDigests(db: DB, links: MailLinks, now = new Da
     .where('m.delivered_at', 'is', null)
     .where('s.frequency', '=', 'daily')
     .where('a.status', '=', 'published')
+    .where(publicOwner('a.user_id'))
     // At most one digest a member a day: none once a daily search of theirs was delivered today.
     .where((eb) =>
       eb.not(
