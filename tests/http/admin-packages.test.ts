@@ -207,6 +207,22 @@ describe('the packages screens', () => {
       expect(query('select count(*) as n from packages where id = ?', id)).toEqual([{ n: 1 }]);
     });
 
+    it('shows staff the member’s package on the member page, with a grant form for them filled in', async () => {
+      const page = await text(await admin.get(`/en/admin/users/${buyer.id}`));
+      expect(page).toContain(`${PACKAGE_FORM.name_en}: until`);
+      expect(page).toContain('Active ads +10 · featured 1 of 1 left · reposts 3 of 3 left');
+      const grant = `/en/admin/packages/grant?member=${encodeURIComponent(buyer.email)}`;
+      expect(page).toContain(`href="${grant.replaceAll('&', '&amp;')}"`);
+      expect(await text(await admin.get(grant))).toContain(`value="${buyer.email}"`);
+      // Staff who may view packages but not grant them see the section without the form's link.
+      const viewOnly = await text(await support.get(`/en/admin/users/${buyer.id}`));
+      expect(viewOnly).toContain('Active ads +10');
+      expect(viewOnly).not.toContain('/en/admin/packages/grant?member=');
+      // A moderator (no view-packages) does not see it.
+      const moderator = await signIn('moderator@souq.test');
+      expect(await text(await moderator.get(`/en/admin/users/${buyer.id}`))).not.toContain('id="packages"');
+    });
+
     it('shows the member their package and what is left of it, in both languages', async () => {
       const en = await text(await buyer.b.get('/en/profile'));
       expect(en).toContain(PACKAGE_FORM.name_en);

@@ -29,7 +29,10 @@ export const middleware = guards('acl:update-packages');
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, 'update-packages');
   const packages = await grantablePackages(db(context));
+  // From a member's page: their email or phone number, filled in (up to the field's length).
+  const member = (new URL(request.url).searchParams.get('member') ?? '').slice(0, 200);
   return {
+    member,
     meta: { title: tFor(request)('admin:grant.title'), noindex: true },
     packages: packages.map((p) => ({
       id: p.id,
@@ -78,12 +81,13 @@ export default function GrantPackagePage({ loaderData, actionData }: Route.Compo
     actionData?.result,
     first
       ? {
+          member: loaderData.member,
           package_id: String(first.id),
           method: 'bank-transfer',
           paid_amount: String(first.price),
           paid_currency: first.currency,
         }
-      : { method: 'bank-transfer', paid_currency: 'LYD' },
+      : { member: loaderData.member, method: 'bank-transfer', paid_currency: 'LYD' },
   );
   return (
     <Stack gap="lg" maw={720}>

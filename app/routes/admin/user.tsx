@@ -59,6 +59,7 @@ import {
   setUserAccess,
   unbanUser,
 } from '../../../server/domain/admin/users.ts';
+import { type MemberPackage, memberPackages } from '../../../server/domain/packages/allowance.ts';
 import { PERMISSIONS, type Permission } from '../../../server/domain/permissions.ts';
 import type { Route } from './+types/user';
 
@@ -80,11 +81,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context, 'view-users');
   const id = memberId(request, params.id);
   const database = db(context);
-  const [member, roles] = await Promise.all([memberDetail(database, id), listRoles(database)]);
+  const [member, roles, packages] = await Promise.all([
+    memberDetail(database, id),
+    listRoles(database),
+    can(user, 'view-packages') ? memberPackages(database, id) : null,
+  ]);
   return {
     meta: { title: `${member.name} · ${tFor(request)('admin:users.title')}`, noindex: true },
     member,
     roles,
+    packages,
     permissions: [...PERMISSIONS],
     rights: {
       update: can(user, 'update-users'),
@@ -92,6 +98,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       access: can(user, 'update-permissions'),
       superAdmin: user.is_super_admin,
       self: user.id === id,
+      grantPackage: can(user, 'update-packages'),
     },
   };
 }
@@ -648,7 +655,54 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       {rights.ban ? <BanSection member={member} data={actionData} self={rights.self} /> : null}
       {rights.update ? <ConfirmSection member={member} data={actionData} /> : null}
       <AccessSection member={member} roles={roles} permissions={permissions} rights={rights} data={actionData} />
-      {/* Badges and packages granted to the member get their own sections here once those screens exist. */}
+      {loaderData.packages ? (
+        <Packages member={member} packages={loaderData.packages} grant={rights.grantPackage} />
+      ) : null}
     </Stack>
+  );
+}
+
+/** The member's packages running or starting later, and a way to grant one (docs/product/back-office.md, "Packages"). */
+function Packages({ member, packages, grant }: { member: MemberDetail; packages: MemberPackage[]; grant: boolean }) {
+  const { t } = useT('admin');
+  const { to, name } = useLocale();
+  const dates = useDates();
+  const login = member.email ?? member.phone;
+  return (
+    <Section title={t('users.packages.title')} id="packages">
+      <Stack gap="xs">
+        {packages.length === 0 ? <Text size="sm">{t('users.packages.none')}</Text> : null}
+        {packages.map((p) => (
+          <Box key={p.id}>
+            <Text size="sm" fw={600}>
+              {t(p.current ? 'users.packages.until' : 'users.packages.starts', {
+                name: name(p.package),
+                date: dates.date(p.current ? p.ends_at : p.starts_at),
+              })}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('users.packages.counters', {
+                ads: p.max_active_ads,
+                featured: p.featured_remaining,
+                featuredTotal: p.featured_ads,
+                reposts: p.reposts_remaining,
+                repostsTotal: p.reposts,
+              })}
+            </Text>
+          </Box>
+        ))}
+        {grant && login ? (
+          <Group>
+            <Button
+              component={Link}
+              to={`${to('/admin/packages/grant')}?member=${encodeURIComponent(login)}`}
+              variant="default"
+            >
+              {t('users.packages.grant')}
+            </Button>
+          </Group>
+        ) : null}
+      </Stack>
+    </Section>
   );
 }
