@@ -20,6 +20,9 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/banners', 'routes/admin/banners.tsx', { id: id('admin.banners') }),
+      route('admin/banners/new', 'routes/admin/banner.tsx', { id: id('admin.banner-new') }),
+      route('admin/banners/:id', 'routes/admin/banner.tsx', { id: id('admin.banner') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

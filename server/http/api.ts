@@ -46,8 +46,8 @@ import {
   TaxonomyWithCategories,
 } from './api-schemas.ts';
 import { exposedAuthOperations } from './auth-endpoints.ts';
-import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { bannerRoutes } from './banners.ts';
+import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
 import { chatRoutes } from './chats.ts';
 import { favoriteRoutes } from './favorites.ts';

@@ -1,6 +1,6 @@
 // What banners did (docs/product/back-office.md, "Banners"):
-//   POST /api/banners/impressions {ids: [1, 2]} → 204: the banners a page showed and a visitor saw,
-//     reported by the browser (navigator.sendBeacon, which sends no custom header, hence no XSRF
+//   POST /api/banners/impressions {ids: [1, 2]} (or the form `ids=1,2`) → 204: the banners a page
+//     showed and a visitor saw, reported by the browser (navigator.sendBeacon, which sends no custom header, hence no XSRF
 //     check: it reads no session and changes nothing but counters). Rate-limited per address.
 //   GET /b/{id} and /en/b/{id} → 302 to that banner's own stored link (never anything from the
 //     request), counting a click; an English page's site links stay in English.
@@ -30,7 +30,10 @@ const ImpressionsRequest = z
       .max(IMPRESSIONS_MAX_IDS)
       .meta({ description: `The banners seen (1 to ${IMPRESSIONS_MAX_IDS} ids)` }),
   })
-  .meta({ id: 'BannerImpressions' });
+  .meta({
+    id: 'BannerImpressions',
+    description: 'JSON, or a url-encoded form with the ids comma-separated (`ids=1,2`)',
+  });
 
 export function bannerRoutes(services: AppServices): ApiRoute[] {
   const { db } = services.database;
@@ -46,7 +49,13 @@ export function bannerRoutes(services: AppServices): ApiRoute[] {
       errors: { 400: 'Not JSON', 415: 'Not JSON', 422: 'Not a list of banner ids', 429: 'Too many reports' },
       xsrf: false,
       handler: async (req) => {
-        const parsed = ImpressionsRequest.safeParse(req.body);
+        // Beacons send a form, `ids=1,2` (no JSON without asking the browser's permission first).
+        const body = req.body as { ids?: unknown } | undefined;
+        const ids =
+          typeof body?.ids === 'string' && /^\d{1,10}(,\d{1,10})*$/.test(body.ids)
+            ? body.ids.split(',').map(Number)
+            : body?.ids;
+        const parsed = ImpressionsRequest.safeParse({ ...body, ids });
         if (!parsed.success) throw new Invalid({ ids: ['invalid'] });
         await hitRateLimit(db, IMPRESSIONS_LIMIT, req.ip || 'unknown');
         if (!isbot(req.get('user-agent') ?? '')) await countImpressions(db, parsed.data.ids);

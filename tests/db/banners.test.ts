@@ -9,7 +9,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toNumber } from '../../server/db/values.ts';
-import { createLocalStorage } from '../../server/media/storage.ts';
 import {
   type BannerInput,
   bannerStats,
@@ -21,6 +20,7 @@ import {
 import { onBannersChange } from '../../server/domain/banners/changes.ts';
 import { countImpressions, followBanner, liveBanners } from '../../server/domain/banners/public.ts';
 import { Invalid } from '../../server/domain/errors.ts';
+import { createLocalStorage } from '../../server/media/storage.ts';
 import { insertMember } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -90,9 +90,9 @@ describe.each(dialects)('banners on %s', (dialect) => {
   });
 
   it('refuses a file that is not an image, by its content, on its own input', async () => {
-    const error = await save({ uploads: { 'ar-desktop': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') } }).catch(
-      (e) => e,
-    );
+    const error = await save({
+      uploads: { 'ar-desktop': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') },
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(Invalid);
     expect(error.errors).toEqual({ image_ar_desktop: ['image-unsupported-type'] });
   });
@@ -110,7 +110,12 @@ describe.each(dialects)('banners on %s', (dialect) => {
     const second = await save({ title_ar: 'الثاني', placement: 'home-hero', position: 1, starts_on: '2026-06-15' });
     const later = await save({ title_ar: 'لاحقا', placement: 'home-hero', starts_on: '2026-06-16' });
     const ended = await save({ title_ar: 'انتهى', placement: 'home-hero', ends_on: '2026-06-14' });
-    const lastDay = await save({ title_ar: 'اليوم الأخير', placement: 'home-hero', position: 3, ends_on: '2026-06-15' });
+    const lastDay = await save({
+      title_ar: 'اليوم الأخير',
+      placement: 'home-hero',
+      position: 3,
+      ends_on: '2026-06-15',
+    });
     const off = await save({ title_ar: 'مطفأ', placement: 'home-hero', active: false });
     const shown = async (at: Date) => (await liveBanners(t.db, 'home-hero', {}, 'ar', at)).map((b) => b.id);
     expect(await shown(NOW)).toEqual([second, ids.hero, lastDay]);
@@ -130,7 +135,12 @@ describe.each(dialects)('banners on %s', (dialect) => {
     const cars = await idOf('categories', 'cars');
     const tripoli = await idOf('cities', 'tripoli');
     const everyone = await save({ title_ar: 'للجميع', placement: 'ad-sidebar', position: 5 });
-    const motorsOnly = await save({ title_ar: 'محركات', placement: 'ad-sidebar', taxonomy: String(motors), position: 4 });
+    const motorsOnly = await save({
+      title_ar: 'محركات',
+      placement: 'ad-sidebar',
+      taxonomy: String(motors),
+      position: 4,
+    });
     const carsOnly = await save({ title_ar: 'سيارات', placement: 'ad-sidebar', category: String(cars), position: 3 });
     const carsTripoli = await save({
       title_ar: 'سيارات طرابلس',
@@ -145,7 +155,9 @@ describe.each(dialects)('banners on %s', (dialect) => {
     // PLACEMENT_LIMIT is one for the sidebar: look at the order of all candidates through the limit one by one.
     const first = async (page: Parameters<typeof liveBanners>[2]) =>
       (await liveBanners(t.db, 'ad-sidebar', page, 'en', NOW)).map((b) => b.id)[0];
-    expect(await first({ taxonomy: 'motors', categories: ['cars', 'toyota'], city: { id: tripoli } })).toBe(carsTripoli);
+    expect(await first({ taxonomy: 'motors', categories: ['cars', 'toyota'], city: { id: tripoli } })).toBe(
+      carsTripoli,
+    );
     expect(await first({ taxonomy: 'motors', categories: ['cars', 'toyota'], city: { slug: 'benghazi' } })).toBe(
       carsOnly,
     );
@@ -154,7 +166,11 @@ describe.each(dialects)('banners on %s', (dialect) => {
     expect(await first({})).toBe(everyone);
     // A home placement stores no targeting and shows everywhere on the home page.
     const home = await save({ title_ar: 'داخل الرئيسية', placement: 'home-inline', category: String(cars) });
-    const stored = await t.db.selectFrom('banners').select(['category_id', 'taxonomy_id']).where('id', '=', home).executeTakeFirst();
+    const stored = await t.db
+      .selectFrom('banners')
+      .select(['category_id', 'taxonomy_id'])
+      .where('id', '=', home)
+      .executeTakeFirst();
     expect(stored).toEqual({ category_id: null, taxonomy_id: null });
     expect((await liveBanners(t.db, 'home-inline', {}, 'ar', NOW)).map((b) => b.id)).toEqual([home]);
   });
@@ -194,7 +210,9 @@ describe.each(dialects)('banners on %s', (dialect) => {
 
   it('counts impressions in one upsert per report, per banner per day, only of banners shown', async () => {
     const ended = await save({ title_ar: 'قديم', placement: 'home-inline', ends_on: '2026-06-01' });
-    expect(await countImpressions(t.db, [ids.hero as number, ids.hero as number, ended, 987654], NOW)).toEqual([ids.hero]);
+    expect(await countImpressions(t.db, [ids.hero as number, ids.hero as number, ended, 987654], NOW)).toEqual([
+      ids.hero,
+    ]);
     await countImpressions(t.db, [ids.hero as number], NOW);
     await countImpressions(t.db, [ids.hero as number], new Date('2026-06-15T23:00:00Z')); // the 16th in Libya
     const rows = await t.db
@@ -207,7 +225,9 @@ describe.each(dialects)('banners on %s', (dialect) => {
       ['2026-06-15', 2, 0],
       ['2026-06-16', 1, 0],
     ]);
-    expect(await t.db.selectFrom('banner_stats').select('banner_id').where('banner_id', '=', ended).execute()).toEqual([]);
+    expect(await t.db.selectFrom('banner_stats').select('banner_id').where('banner_id', '=', ended).execute()).toEqual(
+      [],
+    );
   });
 
   it('a click leads to the banner’s own link only and counts when the banner is shown', async () => {
@@ -232,7 +252,11 @@ describe.each(dialects)('banners on %s', (dialect) => {
       NOW,
     );
     expect(list.rows.map((r) => [r.id, r.impressions, r.clicks, r.state])).toEqual([[ids.hero, 3, 1, 'live']]);
-    const scheduled = await listBanners(t.db, { q: '', sort: 'position', dir: 'asc', filters: { state: 'scheduled' }, after: null }, NOW);
+    const scheduled = await listBanners(
+      t.db,
+      { q: '', sort: 'position', dir: 'asc', filters: { state: 'scheduled' }, after: null },
+      NOW,
+    );
     expect(scheduled.rows.map((r) => r.title_ar)).toEqual(['لاحقا']);
   });
 
@@ -246,7 +270,11 @@ describe.each(dialects)('banners on %s', (dialect) => {
       const key = (typeof row.images === 'string' ? JSON.parse(row.images) : row.images)['ar-desktop'].key as string;
       await countImpressions(t.db, [id], NOW);
       expect(await deleteBanners(t.db, storage(), actor, [id, 987654])).toBe(1);
-      expect(heard).toEqual([['banners:listing-top'], ['banners:listing-top', 'banners:ad-sidebar'], ['banners:ad-sidebar']]);
+      expect(heard).toEqual([
+        ['banners:listing-top'],
+        ['banners:listing-top', 'banners:ad-sidebar'],
+        ['banners:ad-sidebar'],
+      ]);
       expect(await t.db.selectFrom('banner_stats').select('day').where('banner_id', '=', id).execute()).toEqual([]);
       const left = readdirSync(path.join(dir, path.dirname(key))).filter((f) => f.startsWith(path.basename(key)));
       expect(left).toEqual([]);

@@ -3,6 +3,7 @@
 // an empty input keeps the stored image and `remove_<slot>` drops an optional one.
 import { z } from 'zod';
 import { BANNER_PLACEMENTS, type BannerPlacement, type BannerSlot, isBannerLink, REQUIRED_SLOT } from '../banners.ts';
+import { parseId } from '../ids.ts';
 import { field, requiredField, rules } from './rules.ts';
 
 /** The largest banner image accepted (before processing); four fit in one form. */
@@ -87,11 +88,20 @@ export type BannerFormValue = z.output<ReturnType<typeof bannerSchema>>;
 
 /** The list's bulk actions. */
 export const BANNER_BULK_INTENTS = ['activate', 'deactivate', 'delete'] as const;
-export const bannerBulkSchema = z.object({
-  ids: z
-    .array(z.string().regex(/^[1-9]\d{0,9}$/).transform(Number))
-    .min(1, 'select-rows')
-    .max(100),
-});
 
-export const deleteBannerSchema = z.object({});
+/** Banners one bulk action may touch (a page of the list is 25). */
+export const BANNER_BULK_MAX = 100;
+
+/** The ticked banners of the list: one value or many; ids only, each once; at least one. */
+export const bannerIdsField = z.unknown().transform((v, ctx) => {
+  const list = (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]).map(parseId);
+  if (list.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'required' });
+    return z.NEVER;
+  }
+  if (list.some((id) => id === null) || list.length > BANNER_BULK_MAX) {
+    ctx.addIssue({ code: 'custom', message: 'invalid' });
+    return z.NEVER;
+  }
+  return [...new Set(list as number[])];
+});

@@ -4,6 +4,7 @@
 // changed (./changes.ts). Images are processed before the transaction (seconds of CPU must not hold
 // it open); files that end up unused are deleted after the commit, or at once when it fails.
 import { type Expression, type SqlBool, sql } from 'kysely';
+import type { ListQuery } from '../../../app/lib/admin-list.ts';
 import {
   BANNER_SLOTS,
   type BannerPlacement,
@@ -11,16 +12,15 @@ import {
   isHomePlacement,
   REQUIRED_SLOT,
 } from '../../../app/lib/banners.ts';
-import type { ListQuery } from '../../../app/lib/admin-list.ts';
 import { libyaToday } from '../../../app/lib/validation/moderation.ts';
 import type { DB } from '../../db/index.ts';
 import type { BannerImage } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../../db/values.ts';
 import type { MediaStorage } from '../../media/storage.ts';
+import { containsPattern, decodeCursor, keysetPage } from '../admin/keyset.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
-import { containsPattern, decodeCursor, keysetPage } from '../admin/keyset.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { bannersChanged } from './changes.ts';
 import { bannerImageUrl, deleteBannerFiles, storeBannerImage } from './images.ts';
@@ -43,10 +43,7 @@ const dayEnd = (day: string) => new Date(`${day}T23:59:59.999${LIBYA_OFFSET}`);
 const dayOf = (v: unknown): string | null => (v === null || v === undefined ? null : libyaToday(new Date(toIso(v))));
 
 /** What a banner is at `now`: switched off, waiting for its first day, showing, or past its last day. */
-export function bannerState(
-  row: { active: unknown; starts_at: unknown; ends_at: unknown },
-  now: Date,
-): BannerState {
+export function bannerState(row: { active: unknown; starts_at: unknown; ends_at: unknown }, now: Date): BannerState {
   if (!toBool(row.active)) return 'off';
   if (row.starts_at && new Date(toIso(row.starts_at)) > now) return 'scheduled';
   if (row.ends_at && new Date(toIso(row.ends_at)) <= now) return 'ended';
@@ -108,7 +105,9 @@ export async function listBanners(
       sql<number | string>`(select coalesce(sum(s.impressions), 0) from banner_stats s where s.banner_id = b.id)`.as(
         'impressions',
       ),
-      sql<number | string>`(select coalesce(sum(s.clicks), 0) from banner_stats s where s.banner_id = b.id)`.as('clicks'),
+      sql<number | string>`(select coalesce(sum(s.clicks), 0) from banner_stats s where s.banner_id = b.id)`.as(
+        'clicks',
+      ),
     ]);
   if (query.q) {
     const pattern = containsPattern(query.q);
@@ -423,7 +422,13 @@ export async function saveBanner(
       if (id === null || !before) {
         const row = await tx.insertInto('banners').values(values).returning('id').executeTakeFirstOrThrow();
         bannerId = Number(row.id);
-        await recordRevision(tx, actor, { type: 'banner', id: bannerId }, 'created', changedFields(null, auditView(values)));
+        await recordRevision(
+          tx,
+          actor,
+          { type: 'banner', id: bannerId },
+          'created',
+          changedFields(null, auditView(values)),
+        );
       } else {
         bannerId = id;
         const changes = changedFields(auditView(before), auditView(values));
@@ -447,10 +452,19 @@ export async function saveBanner(
 }
 
 /** Deletes banners (their figures go with them); unknown ids are skipped. Returns how many went. */
-export async function deleteBanners(db: DB, storage: MediaStorage, actor: Actor, ids: readonly number[]): Promise<number> {
+export async function deleteBanners(
+  db: DB,
+  storage: MediaStorage,
+  actor: Actor,
+  ids: readonly number[],
+): Promise<number> {
   if (ids.length === 0) return 0;
   return withTransaction(db, async (tx, { afterCommit }) => {
-    const rows = await tx.selectFrom('banners').selectAll().where('id', 'in', [...ids]).execute();
+    const rows = await tx
+      .selectFrom('banners')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
     if (rows.length === 0) return 0;
     await tx
       .deleteFrom('banners')
@@ -496,4 +510,56 @@ export async function setBannersActive(db: DB, actor: Actor, ids: readonly numbe
     afterCommit(() => bannersChanged(changing.map((r) => r.placement)));
     return changing.length;
   });
+}
+
+export interface TargetOption {
+  id: number;
+  name_ar: string;
+  name_en: string;
+}
+
+/** What a banner may be aimed at: taxonomies, every category (named by its path), cities. */
+export async function bannerTargetOptions(db: DB): Promise<{
+  taxonomies: TargetOption[];
+  categories: (TargetOption & { taxonomy_id: number })[];
+  cities: TargetOption[];
+}> {
+  const [taxonomies, categories, cities] = await Promise.all([
+    db.selectFrom('taxonomies').select(['id', 'name_ar', 'name_en']).orderBy('position').orderBy('id').execute(),
+    db
+      .selectFrom('categories')
+      .select(['id', 'taxonomy_id', 'parent_id', 'name_ar', 'name_en', 'position'])
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('cities').select(['id', 'name_ar', 'name_en']).orderBy('position').orderBy('id').execute(),
+  ]);
+  const byId = new Map(categories.map((c) => [Number(c.id), c]));
+  const children = new Map<number | null, typeof categories>();
+  for (const c of categories) {
+    const parent = c.parent_id === null ? null : Number(c.parent_id);
+    children.set(parent, [...(children.get(parent) ?? []), c]);
+  }
+  // Depth first under each taxonomy, so a category follows its parent; named "Cars › Toyota".
+  const named: (TargetOption & { taxonomy_id: number })[] = [];
+  const walk = (parent: number | null, taxonomyId: number, path: { ar: string[]; en: string[] }) => {
+    for (const c of children.get(parent) ?? []) {
+      if (Number(c.taxonomy_id) !== taxonomyId || !byId.has(Number(c.id))) continue;
+      const next = { ar: [...path.ar, c.name_ar], en: [...path.en, c.name_en] };
+      named.push({
+        id: Number(c.id),
+        taxonomy_id: taxonomyId,
+        name_ar: next.ar.join(' › '),
+        name_en: next.en.join(' › '),
+      });
+      walk(Number(c.id), taxonomyId, next);
+    }
+  };
+  for (const t of taxonomies) walk(null, Number(t.id), { ar: [], en: [] });
+  const plain = (r: { id: number; name_ar: string; name_en: string }) => ({
+    id: Number(r.id),
+    name_ar: r.name_ar,
+    name_en: r.name_en,
+  });
+  return { taxonomies: taxonomies.map(plain), categories: named, cities: cities.map(plain) };
 }

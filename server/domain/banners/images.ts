@@ -53,7 +53,11 @@ const url = (key: string, storage?: Pick<MediaStorage, 'url'>) =>
   storage ? storage.url(key) : `${UPLOADS_PUBLIC_PATH}/${key}`;
 
 /** The URL of one variant (the largest stored when the name is not). */
-export function bannerImageUrl(image: BannerImage, name: 'small' | 'medium' | 'large', storage?: Pick<MediaStorage, 'url'>) {
+export function bannerImageUrl(
+  image: BannerImage,
+  name: 'small' | 'medium' | 'large',
+  storage?: Pick<MediaStorage, 'url'>,
+) {
   const stored = image.variants.find((v) => v.name === name) ?? image.variants.at(-1);
   return url(`${image.key}-${stored?.name ?? name}.webp`, storage);
 }

@@ -110,7 +110,14 @@ function image(i: BannerImage): PublicImage {
 }
 
 function toPublic(
-  r: { id: number; placement: BannerPlacement; title_ar: string; title_en: string | null; link: string; images: unknown },
+  r: {
+    id: number;
+    placement: BannerPlacement;
+    title_ar: string;
+    title_en: string | null;
+    link: string;
+    images: unknown;
+  },
   locale: 'ar' | 'en',
 ): PublicBanner {
   const images = toJson<Partial<Record<BannerSlot, BannerImage>>>(r.images, {});
@@ -154,7 +161,12 @@ async function addFigures(db: DB, rows: { banner_id: number; impressions: number
 export async function countImpressions(db: DB, ids: readonly number[], now = new Date()): Promise<number[]> {
   const unique = [...new Set(ids)].slice(0, IMPRESSIONS_MAX_IDS);
   if (unique.length === 0) return [];
-  const live = await db.selectFrom('banners as b').select('b.id').where('b.id', 'in', unique).where(liveCondition(now)).execute();
+  const live = await db
+    .selectFrom('banners as b')
+    .select('b.id')
+    .where('b.id', 'in', unique)
+    .where(liveCondition(now))
+    .execute();
   const counted = live.map((r) => Number(r.id));
   await addFigures(
     db,
@@ -169,12 +181,7 @@ export async function countImpressions(db: DB, ids: readonly number[], now = new
  * null for no such banner. A banner that has just ended still leads to its link (a page kept a
  * little longer may show it), but only a shown one's click is counted.
  */
-export async function followBanner(
-  db: DB,
-  id: number,
-  count: boolean,
-  now = new Date(),
-): Promise<string | null> {
+export async function followBanner(db: DB, id: number, count: boolean, now = new Date()): Promise<string | null> {
   const row = await db
     .selectFrom('banners as b')
     .select(['b.link', sql<number>`case when ${liveCondition(now)} then 1 else 0 end`.as('live')])
@@ -186,4 +193,3 @@ export async function followBanner(
   }
   return row.link;
 }
-
