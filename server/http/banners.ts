@@ -51,8 +51,9 @@ export function bannerRoutes(services: AppServices): ApiRoute[] {
       handler: async (req) => {
         // Beacons send a form, `ids=1,2` (no JSON without asking the browser's permission first).
         const body = req.body as { ids?: unknown } | undefined;
+        const form = req.is('application/x-www-form-urlencoded') !== false;
         const ids =
-          typeof body?.ids === 'string' && /^\d{1,10}(,\d{1,10})*$/.test(body.ids)
+          form && typeof body?.ids === 'string' && /^\d{1,10}(,\d{1,10})*$/.test(body.ids)
             ? body.ids.split(',').map(Number)
             : body?.ids;
         const parsed = ImpressionsRequest.safeParse({ ...body, ids });

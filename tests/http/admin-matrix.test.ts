@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PERMISSIONS, type Permission, ROLES as SEEDED_ROLES } from '../../server/domain/permissions.ts';
 
 const base = inject('baseUrl');
+/** A banner the matrix's banner pages open (inserted by beforeAll; no page of the matrix changes it). */
+const BANNER_ID = 2_000_000_000;
 const dataDir = inject('dataDir');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
@@ -31,6 +33,19 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/banners', permission: 'view-banners' },
+  { path: '/en/admin/banners?placement=home-hero&state=live', permission: 'view-banners' },
+  { path: '/admin/banners/new', permission: 'update-banners', also: ['view-banners'] },
+  { path: `/admin/banners/${BANNER_ID}`, permission: 'view-banners' },
+  // No banner ticked, a form without its title: refused, nothing changes.
+  { path: '/admin/banners', permission: 'update-banners', also: ['view-banners'], form: { intent: 'deactivate' } },
+  { path: '/admin/banners/new', permission: 'update-banners', also: ['view-banners'], form: { intent: 'save' } },
+  {
+    path: `/en/admin/banners/${BANNER_ID}`,
+    permission: 'update-banners',
+    also: ['view-banners'],
+    form: { intent: 'save', title_ar: '', link: '/posts', placement: 'home-hero' },
+  },
 ];
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
@@ -93,6 +108,15 @@ const cookies = new Map<string, string>();
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
 
 beforeAll(async () => {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    db.prepare(
+      `insert or ignore into banners (id, title_ar, link, placement, images, active, position)
+       values (?, 'بانر المصفوفة', '/posts', 'home-inline', '{}', 0, 0)`,
+    ).run(BANNER_ID);
+  } finally {
+    db.close();
+  }
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));
