@@ -3,7 +3,11 @@
 // together a moment later, or when the page is hidden or left, with navigator.sendBeacon (a form
 // body, which beacons send without asking), to the small API endpoint of server/http/banners.ts.
 // The server renders no count: pages come from the page cache (ADR 0007).
-import { BANNER_IMPRESSIONS_PATH, IMPRESSIONS_MAX_IDS } from './banners.ts';
+
+/** The API endpoint browsers report seen banners to (server/http/banners.ts). */
+export const BANNER_IMPRESSIONS_PATH = '/api/banners/impressions';
+/** The most banner ids one report may carry. */
+export const IMPRESSIONS_MAX_IDS = 20;
 
 /** How long seen ids wait for others before they are sent. */
 const BATCH_MS = 2000;

@@ -50,6 +50,14 @@ export const PLACEMENT_SHAPE: Record<BannerPlacement, { desktop: [number, number
 /** The narrow-screen images are for screens up to this width (Mantine's `sm` breakpoint, 48em). */
 export const NARROW_MEDIA = '(max-width: 47.99em)';
 
+/** How wide a place's banner is drawn, for an image's `sizes` (the page's container is 1200 px at most). */
+export const PLACEMENT_SIZES: Record<BannerPlacement, string> = {
+  'home-hero': '(min-width: 75em) 1200px, 100vw',
+  'home-inline': '(min-width: 75em) 1200px, 100vw',
+  'listing-top': '(min-width: 75em) 900px, 100vw',
+  'ad-sidebar': '(min-width: 62em) 400px, 100vw',
+};
+
 /** The longest link a banner takes. */
 export const BANNER_LINK_MAX = 500;
 
@@ -73,8 +81,3 @@ export function isBannerLink(link: string): boolean {
 
 /** The tracked redirect of a banner (server/http/banners.ts); the English one keeps site links in English. */
 export const bannerClickPath = (id: number, locale: 'ar' | 'en') => `${locale === 'en' ? '/en' : ''}/b/${id}`;
-
-/** The API endpoint browsers report seen banners to (server/http/banners.ts). */
-export const BANNER_IMPRESSIONS_PATH = '/api/banners/impressions';
-/** The most banner ids one report may carry. */
-export const IMPRESSIONS_MAX_IDS = 20;

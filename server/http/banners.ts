@@ -9,7 +9,7 @@ import { type Request, Router } from 'express';
 import { isbot } from 'isbot';
 import { z } from 'zod';
 import { localizePath } from '../../app/i18n/config.ts';
-import { IMPRESSIONS_MAX_IDS } from '../../app/lib/banners.ts';
+import { IMPRESSIONS_MAX_IDS } from '../../app/lib/banner-impressions.ts';
 import { parseId } from '../../app/lib/ids.ts';
 import type { AppServices } from '../context.ts';
 import { countImpressions, followBanner } from '../domain/banners/public.ts';

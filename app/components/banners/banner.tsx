@@ -6,19 +6,10 @@
 import { type CSSProperties, useEffect, useRef } from 'react';
 import { useT } from '~/i18n/use-t.ts';
 import { watchBanner } from '~/lib/banner-impressions.ts';
-import { NARROW_MEDIA, PLACEMENT_SHAPE } from '~/lib/banners.ts';
 import type { PublicBanner } from '../../../server/domain/banners/public.ts';
 import classes from './banners.module.css';
 
 export type { PublicBanner };
-
-/** How wide a place's banner is drawn, for `sizes` (the page's container is 1200 px at most). */
-const SIZES: Record<PublicBanner['placement'], string> = {
-  'home-hero': '(min-width: 75em) 1200px, 100vw',
-  'home-inline': '(min-width: 75em) 1200px, 100vw',
-  'listing-top': '(min-width: 75em) 900px, 100vw',
-  'ad-sidebar': '(min-width: 62em) 400px, 100vw',
-};
 
 export function BannerLink({
   banner,
@@ -34,11 +25,7 @@ export function BannerLink({
   const { t } = useT('common');
   const ref = useRef<HTMLAnchorElement>(null);
   useEffect(() => (ref.current ? watchBanner(ref.current, banner.id) : undefined), [banner.id]);
-  const shape = PLACEMENT_SHAPE[banner.placement];
-  const style = {
-    '--banner-ratio': `${shape.desktop[0]} / ${shape.desktop[1]}`,
-    '--banner-ratio-narrow': `${shape.mobile[0]} / ${shape.mobile[1]}`,
-  } as CSSProperties;
+  const style = { '--banner-ratio': banner.look.ratio, '--banner-ratio-narrow': banner.look.narrowRatio } as CSSProperties;
   return (
     <a
       ref={ref}
@@ -51,9 +38,9 @@ export function BannerLink({
       <picture>
         {banner.mobile ? (
           <source
-            media={NARROW_MEDIA}
+            media={banner.look.narrow}
             srcSet={banner.mobile.srcset}
-            sizes="100vw"
+            sizes={banner.look.sizes}
             width={banner.mobile.width}
             height={banner.mobile.height}
           />
@@ -61,7 +48,7 @@ export function BannerLink({
         <img
           src={banner.desktop.src}
           srcSet={banner.desktop.srcset}
-          sizes={SIZES[banner.placement]}
+          sizes={banner.look.sizes}
           width={banner.desktop.width}
           height={banner.desktop.height}
           alt={banner.alt}

@@ -7,11 +7,14 @@ import {
   type BannerSlot,
   bannerClickPath,
   bannerSlotFor,
-  IMPRESSIONS_MAX_IDS,
   isHomePlacement,
+  NARROW_MEDIA,
+  PLACEMENT_SHAPE,
+  PLACEMENT_SIZES,
   PLACEMENT_LIMIT,
   REQUIRED_SLOT,
 } from '../../../app/lib/banners.ts';
+import { IMPRESSIONS_MAX_IDS } from '../../../app/lib/banner-impressions.ts';
 import { libyaToday } from '../../../app/lib/validation/moderation.ts';
 import type { DB } from '../../db/index.ts';
 import type { BannerImage } from '../../db/schema.ts';
@@ -40,6 +43,16 @@ export interface PublicBanner {
   desktop: PublicImage;
   /** Null when narrow screens get the same image as wide ones. */
   mobile: PublicImage | null;
+  /** How the page draws it (decided here, so the page's script carries no table of places). */
+  look: {
+    /** The image's `sizes`. */
+    sizes: string;
+    /** The media query of the narrow screens' image. */
+    narrow: string;
+    /** The box's shape on wide and narrow screens, as CSS aspect-ratio values. */
+    ratio: string;
+    narrowRatio: string;
+  };
 }
 
 export interface PublicImage {
@@ -135,6 +148,12 @@ function toPublic(
     external: !r.link.startsWith('/'),
     desktop: desktop ? image(desktop) : { src: '', srcset: '', width: 1, height: 1 },
     mobile: mobile ? image(mobile) : null,
+    look: {
+      sizes: PLACEMENT_SIZES[r.placement],
+      narrow: NARROW_MEDIA,
+      ratio: PLACEMENT_SHAPE[r.placement].desktop.join(' / '),
+      narrowRatio: PLACEMENT_SHAPE[r.placement].mobile.join(' / '),
+    },
   };
 }
 
