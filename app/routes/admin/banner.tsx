@@ -326,7 +326,7 @@ function BannerForm({
                       description={`${t(required ? 'banners.form.required-image' : 'banners.form.optional-image')} ${sizes(slot)}`}
                       error={error(field)}
                       withAsterisk={required && !current}
-                      id={`${field.id}-wrapper`}
+                      id={field.id}
                     >
                       <input
                         {...getInputProps(field, { type: 'file' })}
