@@ -16,6 +16,13 @@ export const PLACEMENT_LIMIT: Record<BannerPlacement, number> = {
   'ad-sidebar': 1,
 };
 
+/** What a banner is now: showing, waiting for its first day, past its last day, or switched off. */
+export const BANNER_STATES = ['live', 'scheduled', 'ended', 'off'] as const;
+export type BannerState = (typeof BANNER_STATES)[number];
+/** The orders of the back office's list (the first is the default). */
+export const BANNER_SORTS = ['position', 'created_at'] as const;
+export type BannerSort = (typeof BANNER_SORTS)[number];
+
 export const BANNER_SLOTS = ['ar-desktop', 'ar-mobile', 'en-desktop', 'en-mobile'] as const;
 export type BannerSlot = (typeof BANNER_SLOTS)[number];
 /** The one image every banner must have; the others fall back to it (bannerSlotFor). */

@@ -37,6 +37,8 @@ test('a banner scheduled for today shows in the home carousel and its click is c
   await page.getByLabel('Email or phone number').fill('admin@souq.test');
   await page.locator('input[name="password"]').fill('password123');
   await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Log in' })).toHaveCount(0);
+  await open(page, '/en/admin/banners');
   await expect(page.getByRole('heading', { name: 'Banners', level: 1 })).toBeVisible();
 
   const title = `Spring offers ${RUN}`;
@@ -48,7 +50,10 @@ test('a banner scheduled for today shows in the home carousel and its click is c
   const visitor = await browser.newContext();
   const home = await visitor.newPage();
   const reported = home.waitForRequest(
-    (r) => r.url().endsWith('/api/banners/impressions') && r.method() === 'POST' && (r.postData() ?? '').includes(String(id)),
+    (r) =>
+      r.url().endsWith('/api/banners/impressions') &&
+      r.method() === 'POST' &&
+      (r.postData() ?? '').includes(String(id)),
   );
   await open(home, '/en');
   const hero = home.getByTestId('hero-banners');

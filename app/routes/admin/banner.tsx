@@ -24,6 +24,7 @@ import {
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { StateBadge, useSchedule } from '~/components/admin/banner-parts.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -62,7 +63,6 @@ import {
 import { NotFound } from '../../../server/domain/errors.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/banner';
-import { StateBadge, useSchedule } from './banners.tsx';
 
 export const middleware = guards('acl:view-banners');
 

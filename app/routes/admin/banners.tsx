@@ -1,17 +1,18 @@
 // The banners of the back office (docs/product/back-office.md, "Banners"): every banner with its
 // place, targeting, schedule, order and figures; search, filters by placement and state, sorting by
 // order or age, keyset pages; bulk switch on / off and delete for those who may change banners.
-import { Anchor, Badge, Button, Group, Image, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Image, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { type AdminColumn, AdminList } from '~/components/admin/admin-list.tsx';
+import { StateBadge, useSchedule } from '~/components/admin/banner-parts.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { useDates } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { parseListQuery } from '~/lib/admin-list.ts';
-import { BANNER_PLACEMENTS } from '~/lib/banners.ts';
+import { BANNER_PLACEMENTS, BANNER_SORTS, BANNER_STATES } from '~/lib/banners.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -23,10 +24,7 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { BANNER_BULK_INTENTS, bannerIdsField } from '~/lib/validation/banners.ts';
 import { can } from '../../../server/domain/access.ts';
 import {
-  BANNER_SORTS,
-  BANNER_STATES,
   type BannerListRow,
-  type BannerState,
   deleteBanners,
   listBanners,
   setBannersActive,
@@ -83,37 +81,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = routeMeta;
-
-const STATE_COLOR: Record<BannerState, string> = {
-  live: 'green.9',
-  scheduled: 'blue.9',
-  ended: 'gray.7',
-  off: 'gray.7',
-};
-
-export function StateBadge({ state }: { state: BannerState }) {
-  const { t } = useT('admin');
-  return (
-    <Badge color={STATE_COLOR[state]} c="white" variant="filled" tt="none">
-      {t(`banners.states.${state}`)}
-    </Badge>
-  );
-}
-
-/** "From 1 June to 30 June 2026", "From 1 June", "Until …", "Always". */
-export function useSchedule() {
-  const { t } = useT('admin');
-  const dates = useDates();
-  const day = (d: string) => dates.date(`${d}T12:00:00Z`);
-  return (from: string | null, until: string | null) =>
-    from && until
-      ? t('banners.schedule.between', { from: day(from), until: day(until) })
-      : from
-        ? t('banners.schedule.from', { from: day(from) })
-        : until
-          ? t('banners.schedule.until', { until: day(until) })
-          : t('banners.schedule.always');
-}
 
 export default function Banners({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('admin');

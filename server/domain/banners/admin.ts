@@ -7,8 +7,12 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { ListQuery } from '../../../app/lib/admin-list.ts';
 import {
   BANNER_SLOTS,
+  BANNER_SORTS,
+  BANNER_STATES,
   type BannerPlacement,
   type BannerSlot,
+  type BannerSort,
+  type BannerState,
   isHomePlacement,
   REQUIRED_SLOT,
 } from '../../../app/lib/banners.ts';
@@ -25,10 +29,7 @@ import { Invalid, NotFound } from '../errors.ts';
 import { bannersChanged } from './changes.ts';
 import { bannerImageUrl, deleteBannerFiles, storeBannerImage } from './images.ts';
 
-export const BANNER_STATES = ['live', 'scheduled', 'ended', 'off'] as const;
-export type BannerState = (typeof BANNER_STATES)[number];
-export const BANNER_SORTS = ['position', 'created_at'] as const;
-export type BannerSort = (typeof BANNER_SORTS)[number];
+export { BANNER_SORTS, BANNER_STATES, type BannerSort, type BannerState };
 export const BANNERS_PAGE_SIZE = 25;
 /** Days of figures a banner's page shows. */
 export const BANNER_STATS_DAYS = 30;

@@ -2,6 +2,7 @@
 // their images for the page's language and the screen, and what they did (impressions reported by
 // the browsers that saw them, clicks through the tracked redirect), kept per banner per Libyan day.
 import { sql } from 'kysely';
+import { IMPRESSIONS_MAX_IDS } from '../../../app/lib/banner-impressions.ts';
 import {
   type BannerPlacement,
   type BannerSlot,
@@ -9,12 +10,11 @@ import {
   bannerSlotFor,
   isHomePlacement,
   NARROW_MEDIA,
+  PLACEMENT_LIMIT,
   PLACEMENT_SHAPE,
   PLACEMENT_SIZES,
-  PLACEMENT_LIMIT,
   REQUIRED_SLOT,
 } from '../../../app/lib/banners.ts';
-import { IMPRESSIONS_MAX_IDS } from '../../../app/lib/banner-impressions.ts';
 import { libyaToday } from '../../../app/lib/validation/moderation.ts';
 import type { DB } from '../../db/index.ts';
 import type { BannerImage } from '../../db/schema.ts';
