@@ -19,7 +19,7 @@ async function addBanner(page: Page, fields: { title: string; link: string; posi
   await open(page, '/en/admin/banners/new');
   await page.getByLabel('Title in Arabic').fill(`${fields.title} (ar)`);
   await page.getByLabel('Title in English').fill(fields.title);
-  await page.getByLabel('Link', { exact: true }).fill(fields.link);
+  await page.getByLabel(/^Link/).fill(fields.link);
   await page.getByLabel('Placement').selectOption('home-hero');
   await page.getByLabel('Order').fill(fields.position);
   if (fields.startsToday) await page.getByLabel('First day').fill(libyaToday());

@@ -5,17 +5,26 @@ import { useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import type { BannerState } from '~/lib/banners.ts';
 
-const STATE_COLOR: Record<BannerState, string> = {
-  live: 'green.9',
-  scheduled: 'blue.9',
-  ended: 'gray.7',
-  off: 'gray.7',
+// Filled badges with a fixed text colour, each pair at least 4.5:1 in light and dark mode (as the
+// moderation queue's: app/components/admin/moderation-parts.tsx).
+const STATE_COLOR: Record<BannerState, [string, string]> = {
+  live: ['brand.8', 'white'],
+  scheduled: ['blue.8', 'white'],
+  ended: ['gray.7', 'white'],
+  off: ['gray.3', 'black'],
 };
 
 export function StateBadge({ state }: { state: BannerState }) {
   const { t } = useT('admin');
   return (
-    <Badge color={STATE_COLOR[state]} c="white" variant="filled" tt="none">
+    <Badge
+      color={STATE_COLOR[state][0]}
+      c={STATE_COLOR[state][1]}
+      variant="filled"
+      tt="none"
+      radius="sm"
+      miw="max-content"
+    >
       {t(`banners.states.${state}`)}
     </Badge>
   );
