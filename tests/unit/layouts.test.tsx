@@ -45,12 +45,12 @@ describe('admin layout', () => {
       '/en/admin',
       <AdminFrame user={{ is_super_admin: false, permissions: ['view-banners'] }}>x</AdminFrame>,
     );
-    expect(adminLinks(html)).toEqual(['/en/admin']);
+    expect(adminLinks(html)).toEqual(['/en/admin', '/en/admin/banners']);
     expect(html).not.toContain('>Ads<');
   });
   it('lists every built screen to a super admin, in Arabic without a prefix', () => {
     const html = render('/admin', <AdminFrame user={{ is_super_admin: true, permissions: [] }}>x</AdminFrame>);
-    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts']);
+    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts', '/admin/banners']);
     expect(html).toContain('لوحة المعلومات');
     expect(html).toContain('>الإعلانات<');
   });
