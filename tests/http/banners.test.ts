@@ -11,7 +11,8 @@ import { serverSql as query } from '../support/server-db.ts';
 
 const base = inject('baseUrl');
 const RUN = Date.now().toString(36);
-const libyaDay = (offsetDays = 0) => new Date(Date.now() + 2 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const libyaDay = (offsetDays = 0) =>
+  new Date(Date.now() + 2 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 60 } } })
@@ -36,7 +37,8 @@ async function postBanner(
   const form = new FormData();
   form.set('intent', 'save');
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  for (const [k, v] of Object.entries(files)) form.set(k, new Blob([new Uint8Array(v)], { type: 'image/jpeg' }), `${k}.jpg`);
+  for (const [k, v] of Object.entries(files))
+    form.set(k, new Blob([new Uint8Array(v)], { type: 'image/jpeg' }), `${k}.jpg`);
   return fetch(server + path, {
     method: 'POST',
     redirect: 'manual',
@@ -46,7 +48,13 @@ async function postBanner(
 }
 
 async function createBanner(b: Browser, fields: Record<string, string>, server = base): Promise<number> {
-  const res = await postBanner(b, '/en/admin/banners/new', { active: 'on', ...fields }, { image_ar_desktop: await jpeg(1600, 500) }, server);
+  const res = await postBanner(
+    b,
+    '/en/admin/banners/new',
+    { active: 'on', ...fields },
+    { image_ar_desktop: await jpeg(1600, 500) },
+    server,
+  );
   expect(res.status, await res.clone().text()).toBe(302);
   const id = Number(/\/admin\/banners\/(\d+)$/.exec(res.headers.get('location') ?? '')?.[1]);
   expect(id).toBeGreaterThan(0);
@@ -59,7 +67,8 @@ const figures = (id: number) =>
     'select coalesce(sum(impressions), 0) as impressions, coalesce(sum(clicks), 0) as clicks from banner_stats where banner_id = ?',
     id,
   )[0];
-const idOf = (table: string, slug: string) => query<{ id: number }>(`select id from ${table} where slug = ?`, slug)[0]?.id as number;
+const idOf = (table: string, slug: string) =>
+  query<{ id: number }>(`select id from ${table} where slug = ?`, slug)[0]?.id as number;
 
 describe('banners', () => {
   let admin: Browser;
@@ -75,9 +84,24 @@ describe('banners', () => {
       position: '1',
       starts_on: libyaDay(),
     });
-    ids.hero2 = await createBanner(admin, { title_ar: `ثاني ${RUN}`, link: 'https://example.ly/offer', placement: 'home-hero', position: '2' });
-    ids.tomorrow = await createBanner(admin, { title_ar: `غدا ${RUN}`, link: '/about', placement: 'home-hero', starts_on: libyaDay(1) });
-    ids.ended = await createBanner(admin, { title_ar: `انتهى ${RUN}`, link: '/about', placement: 'home-hero', ends_on: libyaDay(-1) });
+    ids.hero2 = await createBanner(admin, {
+      title_ar: `ثاني ${RUN}`,
+      link: 'https://example.ly/offer',
+      placement: 'home-hero',
+      position: '2',
+    });
+    ids.tomorrow = await createBanner(admin, {
+      title_ar: `غدا ${RUN}`,
+      link: '/about',
+      placement: 'home-hero',
+      starts_on: libyaDay(1),
+    });
+    ids.ended = await createBanner(admin, {
+      title_ar: `انتهى ${RUN}`,
+      link: '/about',
+      placement: 'home-hero',
+      ends_on: libyaDay(-1),
+    });
     ids.motors = await createBanner(admin, {
       title_ar: `محركات ${RUN}`,
       link: '/motors',
@@ -107,7 +131,8 @@ describe('banners', () => {
     expect(onHome).not.toContain(ids.ended);
     // Listing and ad placements are not on the home page.
     expect(onHome).not.toContain(ids.motors);
-    const first = new RegExp(`<a[^>]*href="/b/${ids.hero1}"[^>]*data-banner="${ids.hero1}"[^>]*>(.*?)</a>`).exec(html)?.[1] ?? '';
+    const first =
+      new RegExp(`<a[^>]*href="/b/${ids.hero1}"[^>]*data-banner="${ids.hero1}"[^>]*>(.*?)</a>`).exec(html)?.[1] ?? '';
     expect(first).toMatch(/<img[^>]*width="1600"[^>]*height="500"/);
     expect(first).toMatch(/fetchPriority="high"|fetchpriority="high"/);
     expect(first).toMatch(/srcSet="[^"]*-small\.webp 480w, [^"]*-medium\.webp 960w, [^"]*-large\.webp 1600w"/);
@@ -153,7 +178,10 @@ describe('banners', () => {
     expect((await visitor.get(`/en/b/${ids.hero1}`)).headers.get('location')).toBe('/en/posts?city=tripoli');
     expect((await visitor.get(`/b/${ids.hero1}`)).headers.get('location')).toBe('/posts?city=tripoli');
     expect(Number(figures(ids.hero2 as number)?.clicks)).toBe(Number(before?.clicks) + 1);
-    const bot = await fetch(`${base}/b/${ids.hero2}`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
+    const bot = await fetch(`${base}/b/${ids.hero2}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    });
     expect(bot.status).toBe(302);
     expect(Number(figures(ids.hero2 as number)?.clicks)).toBe(Number(before?.clicks) + 1);
     expect((await visitor.get('/b/2147483647')).status).toBe(404);
@@ -188,7 +216,9 @@ describe('banners', () => {
     }
     expect(Number(figures(ids.hero1 as number)?.impressions)).toBe(before);
     // A beacon's form, and JSON; an ended banner's id is ignored.
-    expect((await report(`ids=${ids.hero1},${ids.hero2},${ids.ended}`, 'application/x-www-form-urlencoded')).status).toBe(204);
+    expect(
+      (await report(`ids=${ids.hero1},${ids.hero2},${ids.ended}`, 'application/x-www-form-urlencoded')).status,
+    ).toBe(204);
     expect((await report(JSON.stringify({ ids: [ids.hero1] }), 'application/json')).status).toBe(204);
     expect(Number(figures(ids.hero1 as number)?.impressions)).toBe(before + 2);
     expect(Number(figures(ids.ended as number)?.impressions)).toBe(0);
@@ -202,7 +232,11 @@ describe('banners', () => {
     for (let i = 0; i < 61; i++) {
       const res = await fetch(`${base}/api/banners/impressions`, {
         method: 'POST',
-        headers: { 'user-agent': BROWSER_UA, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+        headers: {
+          'user-agent': BROWSER_UA,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': ip,
+        },
         body: `ids=${ids.tomorrow}`,
       });
       status = res.status;
@@ -215,8 +249,19 @@ describe('banners', () => {
     const count = () => Number(query<{ n: number }>('select count(*) as n from banners')[0]?.n);
     const before = count();
     const image = await jpeg(800, 400);
-    for (const link of ['javascript:alert(1)', '//evil.example/', 'ftp://example.ly/x', 'https://user:pw@example.ly/', '/\\evil.example']) {
-      const res = await postBanner(admin, '/en/admin/banners/new', { title_ar: 'x', link, placement: 'home-hero' }, { image_ar_desktop: image });
+    for (const link of [
+      'javascript:alert(1)',
+      '//evil.example/',
+      'ftp://example.ly/x',
+      'https://user:pw@example.ly/',
+      '/\\evil.example',
+    ]) {
+      const res = await postBanner(
+        admin,
+        '/en/admin/banners/new',
+        { title_ar: 'x', link, placement: 'home-hero' },
+        { image_ar_desktop: image },
+      );
       expect(res.status, link).toBe(422);
       expect(await res.text()).toContain('The link must start with https://');
     }
@@ -235,7 +280,11 @@ describe('banners', () => {
     );
     expect(dates.status).toBe(422);
     expect(await dates.text()).toContain('The last day cannot come before the first day');
-    const noImage = await postBanner(admin, '/en/admin/banners/new', { title_ar: 'x', link: '/posts', placement: 'home-hero' });
+    const noImage = await postBanner(admin, '/en/admin/banners/new', {
+      title_ar: 'x',
+      link: '/posts',
+      placement: 'home-hero',
+    });
     expect(noImage.status).toBe(422);
     expect(count()).toBe(before);
   });
@@ -243,7 +292,8 @@ describe('banners', () => {
   it('a member cannot change banners, staff without update-banners are refused, and nothing changes', async () => {
     const member = await signIn('user@souq.test');
     const moderator = await signIn('moderator@souq.test');
-    const title = () => query<{ title_ar: string }>('select title_ar from banners where id = ?', ids.hero2 as number)[0]?.title_ar;
+    const title = () =>
+      query<{ title_ar: string }>('select title_ar from banners where id = ?', ids.hero2 as number)[0]?.title_ar;
     const was = title();
     const fields = { title_ar: 'changed', link: '/posts', placement: 'home-hero' };
     expect((await postBanner(member, `/en/admin/banners/${ids.hero2}`, fields)).status).toBe(404);
@@ -279,7 +329,12 @@ describe('banners', () => {
 describe('banners and the page cache', () => {
   let server: RunningTestServer;
   beforeAll(async () => {
-    server = await startBuiltServer({ SEED_DEMO: 'true', SEED_DEMO_ADS: 'false', TRUST_PROXY: '1', PAGE_CACHE_SECONDS: '60' });
+    server = await startBuiltServer({
+      SEED_DEMO: 'true',
+      SEED_DEMO_ADS: 'false',
+      TRUST_PROXY: '1',
+      PAGE_CACHE_SECONDS: '60',
+    });
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -301,7 +356,13 @@ describe('banners and the page cache', () => {
       db.close();
     }
     // Switched off in the back office: the cached page is dropped at once.
-    const off = await postBanner(admin, `/en/admin/banners/${id}`, { title_ar: 'بعد', link: '/posts', placement: 'home-hero' }, {}, server.url);
+    const off = await postBanner(
+      admin,
+      `/en/admin/banners/${id}`,
+      { title_ar: 'بعد', link: '/posts', placement: 'home-hero' },
+      {},
+      server.url,
+    );
     expect(off.status).toBe(302);
     const third = await visitor().get('/');
     expect(third.headers.get('x-page-cache')).not.toBe('hit');

@@ -92,7 +92,11 @@ describe('admin sidebar', () => {
     ['support', { is_super_admin: false, permissions: ROLES.support }, ['/admin', '/admin/posts']],
     ['a catalogue editor', { is_super_admin: false, permissions: ROLES['catalog-editor'] }, ['/admin']],
     ['staff with view-ads alone', { is_super_admin: false, permissions: ['view-ads'] }, ['/admin', '/admin/posts']],
-    ['staff with view-banners alone', { is_super_admin: false, permissions: ['view-banners'] }, ['/admin', '/admin/banners']],
+    [
+      'staff with view-banners alone',
+      { is_super_admin: false, permissions: ['view-banners'] },
+      ['/admin', '/admin/banners'],
+    ],
     ['a member', { is_super_admin: false, permissions: [] }, []],
     ['nobody', null, []],
   ])('shows %s exactly the screens they may open', (_who, user, expected) => {

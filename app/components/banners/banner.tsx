@@ -25,7 +25,10 @@ export function BannerLink({
   const { t } = useT('common');
   const ref = useRef<HTMLAnchorElement>(null);
   useEffect(() => (ref.current ? watchBanner(ref.current, banner.id) : undefined), [banner.id]);
-  const style = { '--banner-ratio': banner.look.ratio, '--banner-ratio-narrow': banner.look.narrowRatio } as CSSProperties;
+  const style = {
+    '--banner-ratio': banner.look.ratio,
+    '--banner-ratio-narrow': banner.look.narrowRatio,
+  } as CSSProperties;
   return (
     <a
       ref={ref}
