@@ -28,6 +28,9 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/users', 'routes/admin/users.tsx', { id: id('admin.users') }),
       route('admin/users/:id', 'routes/admin/user.tsx', { id: id('admin.user') }),
       route('admin/permissions', 'routes/admin/permissions.tsx', { id: id('admin.permissions') }),
+      route('admin/banners', 'routes/admin/banners.tsx', { id: id('admin.banners') }),
+      route('admin/banners/new', 'routes/admin/banner.tsx', { id: id('admin.banner-new') }),
+      route('admin/banners/:id', 'routes/admin/banner.tsx', { id: id('admin.banner') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -26,6 +26,7 @@ import { searchEngine } from './domain/search/service.ts';
 import { titleWords } from './domain/search/suggest.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { authEndpoints } from './http/auth-endpoints.ts';
+import { bannerClickRouter } from './http/banners.ts';
 import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
 import { localeRouting } from './http/locale.ts';
 import { answerFromMemory, createPageCache, type StoredPage, storedPage } from './http/page-cache.ts';
@@ -234,6 +235,8 @@ export function createApp(
     res.json(services.build);
   });
 
+  // The banners' tracked redirect, in both languages, ahead of the language routing (server/http/banners.ts).
+  app.use(bannerClickRouter(services));
   app.use(localeRouting());
   // Better Auth's endpoints: only the allowlisted ones, behind our limits (server/http/auth-endpoints.ts),
   // their bodies read under the API's limit before it sees them (it would read any size).

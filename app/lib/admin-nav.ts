@@ -20,7 +20,7 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/companies', key: 'companies', permission: 'view-companies', ready: false },
   { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: false },
   { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: false },
-  { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: false },
+  { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: true },
   { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: false },
   { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
   { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },

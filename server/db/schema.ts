@@ -424,6 +424,35 @@ export interface PackagesTable {
   updated_at: Timestamp;
 }
 
+export type BannerPlacement = 'home-hero' | 'home-inline' | 'listing-top' | 'ad-sidebar';
+export type BannerSlot = 'ar-desktop' | 'ar-mobile' | 'en-desktop' | 'en-mobile';
+
+/** One stored image of a banner: its storage key prefix (`banners/…/<random>`), size and variants. */
+export interface BannerImage {
+  key: string;
+  width: number;
+  height: number;
+  variants: { name: string; width: number; height: number }[];
+}
+
+export interface BannersTable {
+  id: Generated<number>;
+  title_ar: string;
+  title_en: string | null;
+  link: string;
+  placement: BannerPlacement;
+  taxonomy_id: number | null;
+  category_id: number | null;
+  city_id: number | null;
+  starts_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  ends_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  active: Bool;
+  position: ColumnType<number, number | undefined, number>;
+  images: Json<Partial<Record<BannerSlot, BannerImage>>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export type PaymentMethod = 'offline' | 'bank-transfer';
 
 /** Money recorded for a grant (server/domain/packages/payments.ts). */
@@ -456,6 +485,13 @@ export interface SubscriptionsTable {
   payment_id: number | null;
   reminded_at: Timestamp | null;
   created_at: Timestamp;
+}
+
+export interface BannerStatsTable {
+  banner_id: number;
+  day: string;
+  impressions: Count;
+  clicks: Count;
 }
 
 export interface Database {
@@ -498,6 +534,8 @@ export interface Database {
   packages: PackagesTable;
   payments: PaymentsTable;
   subscriptions: SubscriptionsTable;
+  banners: BannersTable;
+  banner_stats: BannerStatsTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

@@ -46,6 +46,7 @@ import {
   TaxonomyWithCategories,
 } from './api-schemas.ts';
 import { exposedAuthOperations } from './auth-endpoints.ts';
+import { bannerRoutes } from './banners.ts';
 import { API_BODY_LIMIT, apiBodies, discardRest } from './body.ts';
 import { broadcastingRoutes } from './broadcasting.ts';
 import { chatRoutes } from './chats.ts';
@@ -256,6 +257,7 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
     ...broadcastingRoutes(services, apiLocale),
     ...chatRoutes(services, apiLocale),
     ...favoriteRoutes(services, apiLocale),
+    ...bannerRoutes(services),
   ];
   let document: ReturnType<typeof openApiDocument> | undefined;
   routes.push(

@@ -3,7 +3,7 @@
 // says `public` and that sets no cookie is kept, keyed by host and URL (the locale is in the path).
 // Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
-// with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
+// with that ad, its category, taxonomy or owner, and a banner change those showing its placement. Entries live at most `ttlMs` (other processes of a
 // cluster are not told of changes).
 //
 // An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { onBannersChange } from '../domain/banners/changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
 /** A page answered from memory: the same bytes for every visitor, compressed once. */
@@ -192,7 +193,14 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  const unsubscribe = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  const unsubscribers = [
+    onAdChange((change: AdChange) => invalidate(tagsOf(change))),
+    // A banner created, edited, switched or deleted drops the pages showing its placement.
+    onBannersChange(invalidate),
+  ];
+  const unsubscribe = () => {
+    for (const off of unsubscribers) off();
+  };
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.endsWith('.data')) return next();

@@ -9,6 +9,8 @@ import { PERMISSIONS, type Permission, ROLES as SEEDED_ROLES } from '../../serve
 import { browser } from '../support/http-browser.ts';
 
 const base = inject('baseUrl');
+/** A banner the matrix's banner pages open (inserted by beforeAll; no page of the matrix changes it). */
+const BANNER_ID = 2_000_000_000;
 const dataDir = inject('dataDir');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
@@ -103,6 +105,19 @@ const ADMIN_ROUTES: AdminRoute[] = [
     also: ['view-permissions'],
     form: { intent: 'delete', id: '0', holders: '0' },
   },
+  { path: '/admin/banners', permission: 'view-banners' },
+  { path: '/en/admin/banners?placement=home-hero&state=live', permission: 'view-banners' },
+  { path: '/admin/banners/new', permission: 'update-banners', also: ['view-banners'] },
+  { path: `/admin/banners/${BANNER_ID}`, permission: 'view-banners' },
+  // No banner ticked, a form without its title: refused, nothing changes.
+  { path: '/admin/banners', permission: 'update-banners', also: ['view-banners'], form: { intent: 'deactivate' } },
+  { path: '/admin/banners/new', permission: 'update-banners', also: ['view-banners'], form: { intent: 'save' } },
+  {
+    path: `/en/admin/banners/${BANNER_ID}`,
+    permission: 'update-banners',
+    also: ['view-banners'],
+    form: { intent: 'save', title_ar: '', link: '/posts', placement: 'home-hero' },
+  },
 ];
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
@@ -137,7 +152,12 @@ async function signIn(email: string, password: string): Promise<string> {
   const res = await fetch(`${base}/en/login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': browser().ip,
+    },
     body: new URLSearchParams({ login: email, password }).toString(),
   });
   expect(res.status).toBe(302);
@@ -184,6 +204,10 @@ beforeAll(async () => {
     ).run(MATRIX_PACKAGE);
     const member = db.prepare('select id from users where email = ?').get('user@souq.test') as { id: string };
     placeholders.set('member', member.id);
+    db.prepare(
+      `insert or ignore into banners (id, title_ar, link, placement, images, active, position)
+       values (?, 'بانر المصفوفة', '/posts', 'home-inline', '{}', 0, 0)`,
+    ).run(BANNER_ID);
   } finally {
     db.close();
   }

@@ -104,6 +104,7 @@ describe('catalogue API', () => {
       [
         '/ad-images',
         '/ad-images/{id}',
+        '/banners/impressions',
         '/broadcasting/auth',
         '/categories/{slug}/attributes',
         '/chats',

@@ -7,6 +7,7 @@ import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
+import { BannerSlot } from '~/components/banners/banner.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
@@ -36,6 +37,8 @@ import {
   revealSellerPhone,
   similarAds,
 } from '../../../server/domain/ads/view.ts';
+import { bannerTag } from '../../../server/domain/banners/changes.ts';
+import { liveBanners } from '../../../server/domain/banners/public.ts';
 import { chatIdForAd } from '../../../server/domain/chats/chats.ts';
 import { favoritesOfAd, isFavorite, markFavorited } from '../../../server/domain/favorites.ts';
 import type { Route } from './+types/ad-page';
@@ -102,7 +105,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { userId: user?.id ?? null, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' },
   );
   const description = ad.description.replace(/\s+/g, ' ').slice(0, 160);
-  const tags = [`ad:${ad.id}`, `category:${ad.path.category.id}`, ...(ad.seller ? [`user:${ad.seller.id}`] : [])];
+  // The sidebar's banner: aimed at the ad's taxonomy, category trail and city, or at no one in particular.
+  const banners = await liveBanners(
+    db(context),
+    'ad-sidebar',
+    { taxonomy: ad.path.taxonomy.slug, categories: ad.path.trail.map((c) => c.slug), city: { id: ad.city.id } },
+    locale,
+  );
+  const tags = [
+    `ad:${ad.id}`,
+    `category:${ad.path.category.id}`,
+    ...(ad.seller ? [`user:${ad.seller.id}`] : []),
+    bannerTag('ad-sidebar'),
+  ];
   const headers = pageCacheHeaders(!!user, tags, ad.status === 'published' ? ad.id : undefined);
   return data(
     {
@@ -117,6 +132,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       chatId: user && !owner ? await chatIdForAd(db(context), ad.id, user.id) : null,
       favorites,
       favorited,
+      banners,
       meta: {
         title: `${ad.title} — ${localName(locale, ad.city)}`,
         description,
@@ -380,6 +396,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             <Anchor component={Link} to={to(`/${taxonomy.slug}/${ad.path.category.slug}`)} size="sm">
               {t('page.more-in', { category: name(ad.path.category) })}
             </Anchor>
+            <BannerSlot banners={loaderData.banners} label={t('common:banner.label')} lazy />
           </Stack>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
+import { BannerSlot } from '~/components/banners/banner.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
@@ -12,8 +13,9 @@ import { searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { isTaxonomySegment, SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { bannerTag } from '../../../server/domain/banners/changes.ts';
 import { getCategoryPath } from '../../../server/domain/catalog.ts';
-import { loadListing } from '../search/listing.server.ts';
+import { listingBanners, loadListing } from '../search/listing.server.ts';
 import type { Route } from './+types/category';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -34,10 +36,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const title = localName(locale, path.category);
   const t = tFor(request);
   const user = await currentUser(request, context);
+  const banners = await listingBanners(request, context, listing);
   return data(
     {
       ...path,
       listing,
+      banners,
       signedIn: !!user,
       meta: {
         title: listing.page > 1 ? `${title} — ${t('catalog:page-n', { n: listing.page })}` : title,
@@ -48,10 +52,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     // Tagged with every category it lists: an ad placed, edited or moved in any of them renews it.
     {
-      headers: pageCacheHeaders(
-        !!user,
-        listing.categoryIds.map((id) => `category:${id}`),
-      ),
+      headers: pageCacheHeaders(!!user, [
+        ...listing.categoryIds.map((id) => `category:${id}`),
+        bannerTag('listing-top'),
+      ]),
     },
   );
 }
@@ -63,7 +67,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function CategoryPage({ loaderData, matches }: Route.ComponentProps) {
   const { t } = useT('catalog');
   const { to, name } = useLocale();
-  const { taxonomy, trail, category, listing, signedIn } = loaderData;
+  const { taxonomy, trail, category, listing, signedIn, banners } = loaderData;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: name(taxonomy), href: to(`/${taxonomy.slug}`) },
@@ -73,6 +77,7 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
     <Stack gap="lg">
       <JsonLd data={breadcrumbJsonLd(matches[0]?.loaderData?.origin ?? '', crumbs)} />
       <Breadcrumbs items={crumbs} />
+      <BannerSlot banners={banners} label={t('common:banner.label')} />
       <SearchListing listing={listing} title={name(category)} signedIn={signedIn} />
     </Stack>
   );

@@ -2,17 +2,21 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { data, Link, useSearchParams } from 'react-router';
 import { AdCards } from '~/components/ads/ad-parts.tsx';
+import { BannerSlot } from '~/components/banners/banner.tsx';
+import { HeroBanners } from '~/components/banners/hero-banners.tsx';
 import { TileGrid, useAdCountCaption } from '~/components/catalog/category-grid.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { SearchBox } from '~/components/layouts/site-header.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
-import { db, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { EMPTY_QUERY } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { type AdCard, cardsByIds } from '../../../server/domain/ads/cards.ts';
+import { bannerTag } from '../../../server/domain/banners/changes.ts';
+import { liveBanners } from '../../../server/domain/banners/public.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { markFavorited } from '../../../server/domain/favorites.ts';
 import { search } from '../../../server/domain/search/service.ts';
@@ -26,12 +30,16 @@ const POPULAR_CITIES = 12;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const { database } = services(context);
-  const [taxonomies, cities, featured, latest] = await Promise.all([
+  const locale = localeOf(request);
+  const [taxonomies, cities, featured, latest, hero, inline] = await Promise.all([
     listTaxonomies(db(context)),
     listCityNames(db(context), POPULAR_CITIES),
     search(database, EMPTY_QUERY, { pageSize: HOME_ADS, facets: false, featured: true }),
     // Its facets are the taxonomies' counts of published ads, shown on the tiles.
     search(database, EMPTY_QUERY, { pageSize: HOME_ADS }),
+    // Home banners ignore targeting (the page has no taxonomy, category or city).
+    liveBanners(db(context), 'home-hero', {}, locale),
+    liveBanners(db(context), 'home-inline', {}, locale),
   ]);
   const counts = Object.fromEntries(latest.facets.categories.map((f) => [f.slug, f.count]));
   const user = await currentUser(request, context);
@@ -48,14 +56,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cities,
       featured: featuredAds,
       latest: latestAds,
+      banners: { hero, inline },
       now: new Date().toISOString(),
       meta: { title: t('home:title'), description: t('home:description') },
     },
     {
       headers: pageCacheHeaders(
         signedIn,
-        // The latest ads come from everywhere: any ad's change renews it.
-        ['ads', ...taxonomies.map((x) => `taxonomy:${x.id}`)],
+        // The latest ads come from everywhere: any ad's change renews it; so does a change of its
+        // banners. A banner's schedule starting or ending shows within the cache's minute.
+        ['ads', ...taxonomies.map((x) => `taxonomy:${x.id}`), bannerTag('home-hero'), bannerTag('home-inline')],
       ),
     },
   );
@@ -90,6 +100,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           logo: `${origin}/images/logo-only.png`,
         }}
       />
+      <HeroBanners banners={loaderData.banners.hero} />
       <Paper radius="lg" p={{ base: 'lg', sm: 'xl' }} bg="var(--mantine-color-brand-light)">
         <Stack gap="sm">
           <Title order={1} size="h2">
@@ -115,6 +126,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
       </section>
 
       <AdSection id="featured" title={t('featured-ads')} ads={loaderData.featured} now={loaderData.now} />
+      <BannerSlot banners={loaderData.banners.inline} label={t('common:banner.label')} lazy />
       <AdSection
         id="latest"
         title={t('latest-ads')}

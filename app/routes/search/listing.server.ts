@@ -7,6 +7,7 @@ import { localizePath } from '~/i18n/config.ts';
 import { localeOf, notFound, services } from '~/lib/route.server.ts';
 import { parsePage, parseSearchQuery, searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
+import { liveBanners, type PublicBanner } from '../../../server/domain/banners/public.ts';
 import { markFavorited } from '../../../server/domain/favorites.ts';
 import { buildListing, type Listing } from '../../../server/domain/search/listing.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
@@ -50,4 +51,25 @@ export async function loadListing(
   // A member's hearts show what they saved (their pages are never shared).
   const user = await currentUser(request, context);
   return user ? { ...listing, ads: await markFavorited(database.db, user.id, listing.ads) } : listing;
+}
+
+/**
+ * The banner at the top of a listing: aimed at the listing's taxonomy, category trail and city, or
+ * at no one in particular (docs/product/back-office.md, "Banners").
+ */
+export function listingBanners(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  listing: Listing,
+): Promise<PublicBanner[]> {
+  return liveBanners(
+    services(context).database.db,
+    'listing-top',
+    {
+      taxonomy: listing.scope.taxonomy?.slug ?? null,
+      categories: listing.scope.trail.map((c) => c.slug),
+      city: listing.query.city ? { slug: listing.query.city } : null,
+    },
+    localeOf(request),
+  );
 }

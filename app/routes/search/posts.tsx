@@ -2,6 +2,7 @@
 import { Alert, Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
 import { z } from 'zod';
+import { BannerSlot } from '~/components/banners/banner.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
@@ -14,10 +15,11 @@ import { db, localeOf, services, tFor } from '~/lib/route.server.ts';
 import { parseSearchQuery, searchParamsOf, searchString } from '~/lib/search-query.ts';
 import { currentUser, requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { bannerTag } from '../../../server/domain/banners/changes.ts';
 import { savedSearchNameOf, saveSearch } from '../../../server/domain/search/saved.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts';
-import { loadListing } from './listing.server.ts';
+import { listingBanners, loadListing } from './listing.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The filters load after the page and are rendered in place on the server (app/lib/lazy-component.tsx).
@@ -32,10 +34,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? localName(locale, place)
       : t('search:title-all');
   const signedIn = !!(await currentUser(request, context));
+  const banners = await listingBanners(request, context, listing);
   const saved = new URL(request.url).searchParams.get('saved');
   return data(
     {
       listing,
+      banners,
       title,
       signedIn,
       meta: {
@@ -48,10 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       saved: saved === '1',
     },
     {
-      headers: pageCacheHeaders(
-        signedIn,
-        listing.categoryIds.length > 0 ? listing.categoryIds.map((id) => `category:${id}`) : ['ads'],
-      ),
+      headers: pageCacheHeaders(signedIn, [
+        ...(listing.categoryIds.length > 0 ? listing.categoryIds.map((id) => `category:${id}`) : ['ads']),
+        bannerTag('listing-top'),
+      ]),
     },
   );
 }
@@ -83,7 +87,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function Posts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('search');
   const { to, name } = useLocale();
-  const { listing, title, signedIn, saved } = loaderData;
+  const { listing, title, signedIn, saved, banners } = loaderData;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: t('title-all'), href: to('/posts') },
@@ -102,6 +106,7 @@ export default function Posts({ loaderData, actionData }: Route.ComponentProps) 
         </Alert>
       ) : null}
       <FormError code={actionData?.formError} />
+      <BannerSlot banners={banners} label={t('common:banner.label')} />
       <SearchListing listing={listing} title={title} signedIn={signedIn} />
     </Stack>
   );
