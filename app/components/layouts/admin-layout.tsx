@@ -41,9 +41,12 @@ export function AdminFrame({ user, children }: { user: StaffUser; children: Reac
           <Group gap={6} wrap="nowrap">
             <LanguageSwitch />
             <ColorModeSwitch />
-            <Suspense fallback={null}>
-              <MemberCounters />
-            </Suspense>
+            {/* A phone's top bar has room for the language, the colours and the account only. */}
+            <Group gap={6} wrap="nowrap" visibleFrom="sm">
+              <Suspense fallback={null}>
+                <MemberCounters />
+              </Suspense>
+            </Group>
             <AccountButton />
           </Group>
         </Group>
