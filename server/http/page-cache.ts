@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
-import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { type AdChange, onAdChange, onPagesChange, tagsOf } from '../domain/ad-changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
 /** A page answered from memory: the same bytes for every visitor, compressed once. */
@@ -192,7 +192,12 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  const unsubscribe = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  const unsubscribeAds = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  const unsubscribePages = onPagesChange(invalidate);
+  const unsubscribe = () => {
+    unsubscribeAds();
+    unsubscribePages();
+  };
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.endsWith('.data')) return next();

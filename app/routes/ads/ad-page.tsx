@@ -7,7 +7,9 @@ import { AdGallery } from '~/components/ads/ad-gallery.tsx';
 import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
+import { BadgeChips } from '~/components/badge-chip.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
+import { CompanyMark } from '~/components/company-mark.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
@@ -102,7 +104,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { userId: user?.id ?? null, ip: requestInfo(context).ip, userAgent: request.headers.get('user-agent') ?? '' },
   );
   const description = ad.description.replace(/\s+/g, ' ').slice(0, 160);
-  const tags = [`ad:${ad.id}`, `category:${ad.path.category.id}`, ...(ad.seller ? [`user:${ad.seller.id}`] : [])];
+  const tags = [
+    `ad:${ad.id}`,
+    `category:${ad.path.category.id}`,
+    ...(ad.seller ? [`user:${ad.seller.id}`] : []),
+    ...(ad.company ? [`company:${ad.company.id}`] : []),
+  ];
   const headers = pageCacheHeaders(!!user, tags, ad.status === 'published' ? ad.id : undefined);
   return data(
     {
@@ -323,6 +330,13 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                     </Text>
                   </div>
                 </Group>
+                <BadgeChips badges={ad.seller.badges} label={t('badges.member')} />
+                {ad.company ? (
+                  <Stack gap={4} mt="sm">
+                    <CompanyMark company={ad.company} link size={32} />
+                    <BadgeChips badges={ad.company.badges} label={t('badges.company')} />
+                  </Stack>
+                ) : null}
               </Card>
             ) : null}
             <FormError code={actionData?.formError} />
