@@ -1,50 +1,26 @@
 // Badges as pages show them (docs/product/back-office.md, "Badges"): a pill of the badge's colour
 // with its icon and name in white (every colour gives white 4.5:1 or more, in light and dark:
 // app/lib/badges.ts), or on a card, the icon alone in a small disc named for screen readers.
-// Plain elements and a CSS module: cards render many of them.
-import {
-  IconAward,
-  IconBolt,
-  IconBuildingStore,
-  IconClock,
-  IconCrown,
-  IconDiamond,
-  IconHeart,
-  IconMedal,
-  IconRosetteDiscountCheck,
-  IconShieldCheck,
-  IconStar,
-  IconThumbUp,
-  IconTrophy,
-  IconTruck,
-} from '@tabler/icons-react';
-import { type BadgeChipData, type BadgeIcon, badgeBackground } from '~/lib/badges.ts';
+// Plain elements, a CSS module and icons from one SVG sprite: cards render many of them.
+import { BADGE_ICONS, BADGE_SPRITE, type BadgeChipData, badgeBackground } from '~/lib/badges.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import classes from './badge-chip.module.css';
 
-export const BADGE_ICON_COMPONENTS: Record<BadgeIcon, typeof IconStar> = {
-  verified: IconRosetteDiscountCheck,
-  shield: IconShieldCheck,
-  star: IconStar,
-  award: IconAward,
-  crown: IconCrown,
-  bolt: IconBolt,
-  heart: IconHeart,
-  medal: IconMedal,
-  'thumb-up': IconThumbUp,
-  clock: IconClock,
-  store: IconBuildingStore,
-  trophy: IconTrophy,
-  diamond: IconDiamond,
-  truck: IconTruck,
-};
+const KNOWN: ReadonlySet<string> = new Set(BADGE_ICONS);
 
-const iconOf = (key: string) => BADGE_ICON_COMPONENTS[key as BadgeIcon] ?? IconAward;
+/** A symbol of the sprite (public/images/badge-icons.svg), decorative. */
+export function SpriteIcon({ name, size, className }: { name: string; size: number; className?: string }) {
+  return (
+    <svg width={size} height={size} aria-hidden="true" focusable="false" className={className}>
+      <use href={`${BADGE_SPRITE}#${name}`} />
+    </svg>
+  );
+}
 
 /** One badge: a pill with its name, or (`compact`) its icon alone, named by `aria-label`. */
 export function BadgeChip({ badge, compact = false }: { badge: BadgeChipData; compact?: boolean }) {
   const { name } = useLocale();
-  const Icon = iconOf(badge.icon);
+  const icon = KNOWN.has(badge.icon) ? badge.icon : 'award';
   const label = name(badge);
   if (compact) {
     return (
@@ -55,13 +31,13 @@ export function BadgeChip({ badge, compact = false }: { badge: BadgeChipData; co
         aria-label={label}
         title={label}
       >
-        <Icon size={12} stroke={2.25} aria-hidden />
+        <SpriteIcon name={icon} size={12} />
       </span>
     );
   }
   return (
     <span className={classes.pill} style={{ background: badgeBackground(badge.colour) }}>
-      <Icon size={14} stroke={2} aria-hidden />
+      <SpriteIcon name={icon} size={14} />
       <bdi>{label}</bdi>
     </span>
   );

@@ -2,11 +2,11 @@
 // when staff verified it, a check named for screen readers. On the ad page and a member's page it
 // links to the company's page; on a card it is part of the card's own link (a link may not hold
 // another).
-import { IconBuildingStore, IconRosetteDiscountCheckFilled } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { CompanyMark as CompanyMarkData } from '../../server/domain/companies/companies.ts';
+import { SpriteIcon } from './badge-chip.tsx';
 import classes from './company-mark.module.css';
 
 export function CompanyMark({
@@ -32,16 +32,13 @@ export function CompanyMark({
           loading="lazy"
         />
       ) : (
-        <IconBuildingStore size={size} aria-hidden className={classes.icon} />
+        <SpriteIcon name="store" size={size} className={classes.icon} />
       )}
       <bdi className={classes.name}>{name(company)}</bdi>
       {company.verified ? (
-        <IconRosetteDiscountCheckFilled
-          size={16}
-          className={classes.verified}
-          role="img"
-          aria-label={t('company.verified')}
-        />
+        <span role="img" aria-label={t('company.verified')} title={t('company.verified')} className={classes.verified}>
+          <SpriteIcon name="verified-filled" size={16} />
+        </span>
       ) : null}
     </>
   );

@@ -1,6 +1,8 @@
 // Badges' looks (docs/product/back-office.md, "Badges"): a fixed set of icons and colours chosen by
-// key — no uploads. The icons themselves are app/components/badge-chip.tsx; this file is only the
-// keys and colours, read by the server (validation) and the browser alike.
+// key — no uploads. The icons are Tabler's, drawn from one SVG sprite, public/images/badge-icons.svg
+// (made by scripts/badge-icons.ts from @tabler/icons; no icon code in the pages' scripts: cards
+// render them by the dozen). This file holds the keys and colours, read by the server (validation)
+// and the browser alike.
 //
 // A badge is drawn as a pill of its colour with white text and icon, so its contrast does not
 // depend on the colour scheme: every colour here gives white at least 4.5:1
@@ -23,6 +25,28 @@ export const BADGE_ICONS = [
   'truck',
 ] as const;
 export type BadgeIcon = (typeof BADGE_ICONS)[number];
+
+/** Each icon key's Tabler icon (outline), and the sprite's other symbols (the company marks'). */
+export const SPRITE_ICONS: Record<string, { file: string; filled?: boolean }> = {
+  verified: { file: 'rosette-discount-check' },
+  shield: { file: 'shield-check' },
+  star: { file: 'star' },
+  award: { file: 'award' },
+  crown: { file: 'crown' },
+  bolt: { file: 'bolt' },
+  heart: { file: 'heart' },
+  medal: { file: 'medal' },
+  'thumb-up': { file: 'thumb-up' },
+  clock: { file: 'clock' },
+  store: { file: 'building-store' },
+  trophy: { file: 'trophy' },
+  diamond: { file: 'diamond' },
+  truck: { file: 'truck' },
+  'verified-filled': { file: 'rosette-discount-check', filled: true },
+};
+
+/** The sprite's address; `?v=` changes with its symbols, so a cached copy never lacks one. */
+export const BADGE_SPRITE = `/images/badge-icons.svg?v=${Object.keys(SPRITE_ICONS).length}`;
 
 /** Each colour's background; the text and icon on it are white. */
 export const BADGE_COLOURS = {

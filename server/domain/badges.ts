@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { ListQuery } from '../../app/lib/admin-list.ts';
 import type { BadgeChipData, BadgeTargetKind } from '../../app/lib/badges.ts';
-import type { BadgeInput } from '../../app/lib/validation/companies.ts';
+import type { BadgeInput, BadgeSort } from '../../app/lib/validation/companies.ts';
 import type { DB } from '../db/index.ts';
 import { afterCommitOf, withTransaction } from '../db/transaction.ts';
 import { toIso, toNumber } from '../db/values.ts';
@@ -16,6 +16,10 @@ import type { Actor } from './ads/rules.ts';
 import { changedFields, recordRevision } from './audit.ts';
 import { Invalid, NotFound } from './errors.ts';
 
+/** A badge's fields as its form gives them (the descriptions may be left out). */
+type BadgeFields = Omit<BadgeInput, 'description_ar' | 'description_en'> &
+  Partial<Pick<BadgeInput, 'description_ar' | 'description_en'>>;
+
 export interface Badge extends BadgeChipData {
   description_ar: string | null;
   description_en: string | null;
@@ -23,13 +27,6 @@ export interface Badge extends BadgeChipData {
   created_at: string;
   updated_at: string;
 }
-
-export const BADGE_LIST = {
-  sorts: ['created', 'name'] as const,
-  directions: { name: 'asc' } as const,
-  filters: { target: ['user', 'company'] } as const,
-};
-export type BadgeSort = (typeof BADGE_LIST.sorts)[number];
 
 export interface BadgeRow extends BadgeChipData {
   target: BadgeTargetKind;
@@ -99,7 +96,7 @@ export async function getBadge(db: DB, id: number): Promise<Badge> {
   return { ...r, created_at: toIso(r.created_at), updated_at: toIso(r.updated_at) };
 }
 
-async function badgeValues(tx: DB, input: BadgeInput, id: number | null) {
+async function badgeValues(tx: DB, input: BadgeFields, id: number | null) {
   const taken = await tx
     .selectFrom('badges')
     .select('id')
@@ -119,7 +116,7 @@ async function badgeValues(tx: DB, input: BadgeInput, id: number | null) {
   };
 }
 
-export async function createBadge(db: DB, actor: Actor, input: BadgeInput, now = new Date()): Promise<number> {
+export async function createBadge(db: DB, actor: Actor, input: BadgeFields, now = new Date()): Promise<number> {
   return withTransaction(db, async (tx) => {
     const values = await badgeValues(tx, input, null);
     const row = await tx
@@ -137,7 +134,7 @@ export async function createBadge(db: DB, actor: Actor, input: BadgeInput, now =
  * Saves the form. The target (members or companies) cannot change once the badge is held: the
  * holders would no longer fit it (`target-in-use`).
  */
-export async function updateBadge(db: DB, actor: Actor, id: number, input: BadgeInput, now = new Date()) {
+export async function updateBadge(db: DB, actor: Actor, id: number, input: BadgeFields, now = new Date()) {
   await withTransaction(db, async (tx) => {
     const before = await readBadge(tx, id);
     if (!before) throw new NotFound('errors.not-found');

@@ -76,7 +76,10 @@ describe.each(dialects)('companies and badges on %s', (dialect) => {
     dir = mkdtempSync(path.join(tmpdir(), 'souq-companies-'));
     await seedCatalogue(t.db);
     cityId = (await t.db.selectFrom('cities').select('id').where('slug', '=', 'tripoli').executeTakeFirstOrThrow()).id;
-    await t.db.insertInto('users').values({ id: 'staff', name: 'Staff', email: 'staff@example.ly' } as never).execute();
+    await t.db
+      .insertInto('users')
+      .values({ id: 'staff', name: 'Staff', email: 'staff@example.ly' } as never)
+      .execute();
   });
   afterAll(async () => {
     await t.drop();
@@ -125,7 +128,13 @@ describe.each(dialects)('companies and badges on %s', (dialect) => {
       after: null,
     });
     expect(page.rows.map((r) => r.id)).toEqual([id]);
-    const none = await listCompanies(t.db, { q: 'souq', sort: 'created', dir: 'desc', filters: { verified: 'no' }, after: null });
+    const none = await listCompanies(t.db, {
+      q: 'souq',
+      sort: 'created',
+      dir: 'desc',
+      filters: { verified: 'no' },
+      after: null,
+    });
     expect(none.rows).toEqual([]);
 
     // A re-saved form with nothing changed records nothing; a change records only what changed.
@@ -133,7 +142,10 @@ describe.each(dialects)('companies and badges on %s', (dialect) => {
     await updateCompany(t.db, actor, id, { ...input, name_en: 'Souq Motors', verified: false });
     const log = await revisions('company', id);
     expect(log.map((r) => r.action)).toEqual(['create', 'update']);
-    expect(toJson(log[1]?.changes, {})).toEqual({ name_en: ['Al Amal Motors', 'Souq Motors'], verified: [true, false] });
+    expect(toJson(log[1]?.changes, {})).toEqual({
+      name_en: ['Al Amal Motors', 'Souq Motors'],
+      verified: [true, false],
+    });
     expect(log[1]?.actor_id).toBe('staff');
 
     const other = await createCompany(t.db, actor, companyInput());
@@ -203,9 +215,9 @@ describe.each(dialects)('companies and badges on %s', (dialect) => {
     // Deleting the company frees its members and their ads.
     await deleteCompany(t.db, storage(), actor, company);
     expect(await companyOfAd(after)).toBeNull();
-    expect(await t.db.selectFrom('company_members').select('user_id').where('user_id', '=', agent.id).execute()).toEqual(
-      [],
-    );
+    expect(
+      await t.db.selectFrom('company_members').select('user_id').where('user_id', '=', agent.id).execute(),
+    ).toEqual([]);
   });
 
   it('tells the page cache which pages a membership change makes stale', async () => {
@@ -235,8 +247,7 @@ describe.each(dialects)('companies and badges on %s', (dialect) => {
     const person = await insertMember(t.db, { name: 'person' });
     const dealerAd = await publish(dealer);
     const personAd = await publish(person);
-    const find = async (params: string) =>
-      (await search(t, parseSearchQuery(new URLSearchParams(params)))).ids;
+    const find = async (params: string) => (await search(t, parseSearchQuery(new URLSearchParams(params)))).ids;
     // The index is built before the dealer joins: it must follow the change.
     expect(await find('seller=individual')).toEqual(expect.arrayContaining([dealerAd, personAd]));
     expect(await find('seller=company')).not.toContain(dealerAd);

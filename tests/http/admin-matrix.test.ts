@@ -31,9 +31,60 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/companies', permission: 'view-companies' },
+  { path: '/en/admin/companies?verified=yes&sort=name', permission: 'view-companies' },
+  { path: '/admin/companies/{company}', permission: 'view-companies' },
+  { path: '/en/admin/companies/new', permission: 'update-companies', also: ['view-companies'] },
+  {
+    path: '/en/admin/companies/new',
+    permission: 'update-companies',
+    also: ['view-companies'],
+    form: { intent: 'save' },
+  },
+  {
+    path: '/admin/companies/{company}',
+    permission: 'update-companies',
+    also: ['view-companies'],
+    form: { intent: 'add-member', login: '' },
+  },
+  { path: '/admin/badges', permission: 'view-badges' },
+  { path: '/en/admin/badges?target=company', permission: 'view-badges' },
+  { path: '/admin/badges/{badge}', permission: 'view-badges' },
+  { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'] },
+  { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'], form: { intent: 'save' } },
+  { path: '/admin/badges/{badge}', permission: 'update-badges', also: ['view-badges'], form: { intent: 'grant' } },
 ];
 
+/**
+ * Rows some routes need (`{company}`, `{badge}` in their paths): made once in the server's own
+ * database, never changed by the matrix (its forms change nothing).
+ */
+const fixtures: Record<string, string> = {};
+function fixtureRows() {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    const one = (sql: string, ...args: string[]) => db.prepare(sql).get(...args) as { id: number } | undefined;
+    const company =
+      one("select id from companies where slug = 'matrix-company'") ??
+      one("insert into companies (slug, name_ar, name_en) values ('matrix-company', 'شركة', 'Matrix Co') returning id");
+    const badge =
+      one("select id from badges where slug = 'matrix-badge'") ??
+      one(
+        "insert into badges (slug, name_ar, name_en, icon, colour, target) values ('matrix-badge', 'شارة', 'Matrix badge', 'star', 'blue', 'user') returning id",
+      );
+    fixtures.company = String(company?.id);
+    fixtures.badge = String(badge?.id);
+  } finally {
+    db.close();
+  }
+}
+const pathOf = (route: AdminRoute) => route.path.replace(/\{(\w+)\}/g, (_, name: string) => fixtures[name] ?? name);
+
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
+
+/** Each member registers and signs in from an address of their own, as people do (per-address limits). */
+let addresses = 0;
+const nextAddress = () => `10.77.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
 
 async function register(name: string): Promise<{ email: string; password: string }> {
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
@@ -41,7 +92,12 @@ async function register(name: string): Promise<{ email: string; password: string
   const res = await fetch(`${base}/en/register`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': nextAddress(),
+    },
     body: new URLSearchParams({
       name,
       login: email,
@@ -58,7 +114,12 @@ async function signIn(email: string, password: string): Promise<string> {
   const res = await fetch(`${base}/en/login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': nextAddress(),
+    },
     body: new URLSearchParams({ login: email, password }).toString(),
   });
   expect(res.status).toBe(302);
@@ -93,6 +154,7 @@ const cookies = new Map<string, string>();
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
 
 beforeAll(async () => {
+  fixtureRows();
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));
@@ -137,7 +199,7 @@ describe.each(ADMIN_ROUTES.map((r) => [`${r.form ? 'POST' : 'GET'} ${r.path}`, r
   it.each(WHO)('as %s', async (who) => {
     const cookie = cookieOf(who, route);
     if (cookie === null) return; // no such member for a route any staff member or only the super admin may use
-    const res = await fetch(base + route.path, {
+    const res = await fetch(base + pathOf(route), {
       method: route.form ? 'POST' : 'GET',
       redirect: 'manual',
       headers: {

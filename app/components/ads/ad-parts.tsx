@@ -9,6 +9,11 @@ import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData, CardValue } from '../../../server/domain/ads/cards.ts';
 import { BadgeChips } from '../badge-chip.tsx';
 import { CompanyMark } from '../company-mark.tsx';
+
+// Badges and company marks: imported from here by every page, so they ride in this module's chunk.
+export { BadgeChip, BadgeChips, SpriteIcon } from '../badge-chip.tsx';
+export { CompanyMark } from '../company-mark.tsx';
+
 import { RelativeTime } from '../relative-time.tsx';
 import classes from './ad-card.module.css';
 import { FavoriteButton } from './favorite-button.tsx';

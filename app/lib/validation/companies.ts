@@ -1,13 +1,26 @@
 // The back office's company and badge forms (docs/product/back-office.md, "Companies", "Badges"),
 // one schema per form, shared by the browser and the action. Error codes are worded by the
-// `validation` catalogue (field names under `validation:fields`).
+// `validation` catalogue (field names under its `fields`).
 import { z } from 'zod';
 import { BADGE_COLOUR_KEYS, BADGE_ICONS, BADGE_TARGETS, type BadgeColour, type BadgeIcon } from '../badges.ts';
 import { parseId } from '../ids.ts';
-import { oneOf } from '../one-of.ts';
-import { SLUG_PATTERN } from '../slug.ts';
 import { imageFile } from './profile.ts';
 import { field, type Rule, requiredField, rules } from './rules.ts';
+
+/** The lists' sorts and filters (app/lib/admin-list.ts), read by the pages and the domain. */
+export const COMPANY_LIST = {
+  sorts: ['created', 'name'] as const,
+  directions: { name: 'asc' } as const,
+  filters: { verified: ['yes', 'no'] } as const,
+};
+export type CompanySort = (typeof COMPANY_LIST.sorts)[number];
+
+export const BADGE_LIST = {
+  sorts: ['created', 'name'] as const,
+  directions: { name: 'asc' } as const,
+  filters: { target: ['user', 'company'] } as const,
+};
+export type BadgeSort = (typeof BADGE_LIST.sorts)[number];
 
 export const COMPANY_ROLES = ['owner', 'agent'] as const;
 export type CompanyRoleName = (typeof COMPANY_ROLES)[number];
@@ -16,7 +29,8 @@ export type CompanyRoleName = (typeof COMPANY_ROLES)[number];
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const LOGO_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
 
-const slug: Rule = { code: 'slug', check: (v) => typeof v === 'string' && SLUG_PATTERN.test(v) };
+/** app/lib/slug.ts's pattern (written here: its module stays out of the admin pages' shared chunks). */
+const slug: Rule = { code: 'slug', check: (v) => typeof v === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v) };
 /** An http(s) address. */
 const website: Rule = {
   code: 'url',
@@ -102,7 +116,9 @@ export const COMPANY_INTENTS = [
   'member-role',
   'delete',
 ] as const;
-export const isCompanyIntent = oneOf(COMPANY_INTENTS);
+export const isCompanyIntent = (v: unknown): v is (typeof COMPANY_INTENTS)[number] =>
+  (COMPANY_INTENTS as readonly unknown[]).includes(v);
 
 export const BADGE_INTENTS = ['save', 'grant', 'revoke', 'delete'] as const;
-export const isBadgeIntent = oneOf(BADGE_INTENTS);
+export const isBadgeIntent = (v: unknown): v is (typeof BADGE_INTENTS)[number] =>
+  (BADGE_INTENTS as readonly unknown[]).includes(v);

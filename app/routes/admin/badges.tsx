@@ -1,19 +1,18 @@
 import { Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminList } from '~/components/admin/admin-list.tsx';
-import { BadgeChip } from '~/components/badge-chip.tsx';
-import { useDates } from '~/components/relative-time.tsx';
+import { BadgeChip } from '~/components/ads/ad-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { parseListQuery } from '~/lib/admin-list.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { numberFormat } from '~/lib/intl.ts';
+import { dates as dateFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { BADGE_LIST } from '~/lib/validation/companies.ts';
 import { can } from '../../../server/domain/access.ts';
-import { BADGE_LIST, type BadgeRow, listBadges } from '../../../server/domain/badges.ts';
+import { type BadgeRow, listBadges } from '../../../server/domain/badges.ts';
 import type { Route } from './+types/badges';
 
 // The badges (docs/product/back-office.md, "Badges"): search by name or address name, filter by
@@ -38,7 +37,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function Badges({ loaderData }: Route.ComponentProps) {
   const { t } = useT('admin');
   const { to, name, locale } = useLocale();
-  const dates = useDates();
+  const dates = dateFormat(locale);
   const { query, page, canEdit } = loaderData;
   const number = numberFormat(locale);
   const columns: AdminColumn<BadgeRow>[] = [
@@ -71,7 +70,7 @@ export default function Badges({ loaderData }: Route.ComponentProps) {
           </Text>
         </Box>
         {canEdit ? (
-          <Button component={Link} to={to('/admin/badges/new')} leftSection={<IconPlus size={18} aria-hidden />}>
+          <Button component={Link} to={to('/admin/badges/new')}>
             {t('badges.new')}
           </Button>
         ) : null}

@@ -1,18 +1,18 @@
 import { Anchor, Badge, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconBuildingStore, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminList } from '~/components/admin/admin-list.tsx';
-import { useDates } from '~/components/relative-time.tsx';
+import { SpriteIcon } from '~/components/ads/ad-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { parseListQuery } from '~/lib/admin-list.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { numberFormat } from '~/lib/intl.ts';
+import { dates as dateFormat, numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { db, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { COMPANY_LIST } from '~/lib/validation/companies.ts';
 import { can } from '../../../server/domain/access.ts';
-import { COMPANY_LIST, type CompanyRow, listCompanies } from '../../../server/domain/companies/companies.ts';
+import { type CompanyRow, listCompanies } from '../../../server/domain/companies/companies.ts';
 import type { Route } from './+types/companies';
 
 // The companies (docs/product/back-office.md, "Companies"): search by name or address name,
@@ -37,7 +37,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function Companies({ loaderData }: Route.ComponentProps) {
   const { t } = useT('admin');
   const { to, name, locale } = useLocale();
-  const dates = useDates();
+  const dates = dateFormat(locale);
   const { query, page, canEdit } = loaderData;
   const number = numberFormat(locale);
   const columns: AdminColumn<CompanyRow>[] = [
@@ -51,7 +51,7 @@ export default function Companies({ loaderData }: Route.ComponentProps) {
           {c.logo ? (
             <img src={c.logo.small} alt="" width={32} height={32} style={{ objectFit: 'contain', flex: 'none' }} />
           ) : (
-            <IconBuildingStore size={32} stroke={1.25} aria-hidden style={{ flex: 'none' }} />
+            <SpriteIcon name="store" size={32} />
           )}
           <Anchor component={Link} to={to(`/admin/companies/${c.id}`)} fw={600}>
             <bdi>{name(c)}</bdi>
@@ -88,7 +88,7 @@ export default function Companies({ loaderData }: Route.ComponentProps) {
           </Text>
         </Box>
         {canEdit ? (
-          <Button component={Link} to={to('/admin/companies/new')} leftSection={<IconPlus size={18} aria-hidden />}>
+          <Button component={Link} to={to('/admin/companies/new')}>
             {t('companies.new')}
           </Button>
         ) : null}

@@ -16,12 +16,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconBuildingStore, IconExternalLink } from '@tabler/icons-react';
+import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import { z } from 'zod';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
-import { BadgeChips } from '~/components/badge-chip.tsx';
+import { BadgeChips, SpriteIcon } from '~/components/ads/ad-parts.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -345,7 +345,7 @@ function LogoSection({ company, canEdit, reply }: { company: Company; canEdit: b
           />
         ) : (
           <Stack align="center" gap={4}>
-            <IconBuildingStore size={64} stroke={1.25} aria-hidden />
+            <SpriteIcon name="store" size={64} />
             <Text size="sm" c="dimmed">
               {t('companies.no-logo')}
             </Text>

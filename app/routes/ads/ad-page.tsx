@@ -4,12 +4,19 @@ import { Suspense } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
-import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import {
+  AdCards,
+  BadgeChips,
+  CompanyMark,
+  MetaLine,
+  StatusBadge,
+  usePlace,
+  usePrice,
+  useReasonLabel,
+} from '~/components/ads/ad-parts.tsx';
 import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
-import { BadgeChips } from '~/components/badge-chip.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
-import { CompanyMark } from '~/components/company-mark.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';

@@ -1,9 +1,7 @@
 import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDiscountCheck, IconListSearch, IconMapPin } from '@tabler/icons-react';
 import { data } from 'react-router';
-import { AdCards, MetaLine, Pager } from '~/components/ads/ad-parts.tsx';
-import { BadgeChips } from '~/components/badge-chip.tsx';
-import { CompanyMark } from '~/components/company-mark.tsx';
+import { AdCards, BadgeChips, CompanyMark, MetaLine, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';

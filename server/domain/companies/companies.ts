@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ListQuery } from '../../../app/lib/admin-list.ts';
-import type { CompanyInput } from '../../../app/lib/validation/companies.ts';
+import type { CompanyInput, CompanySort } from '../../../app/lib/validation/companies.ts';
 import type { DB } from '../../db/index.ts';
 import { afterCommitOf, withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
@@ -43,13 +43,6 @@ async function deleteFiles(storage: MediaStorage, keys: string[]) {
 }
 
 // Staff: the list --------------------------------------------------------------------------------
-
-export const COMPANY_LIST = {
-  sorts: ['created', 'name'] as const,
-  directions: { name: 'asc' } as const,
-  filters: { verified: ['yes', 'no'] } as const,
-};
-export type CompanySort = (typeof COMPANY_LIST.sorts)[number];
 
 export interface CompanyRow {
   id: number;
