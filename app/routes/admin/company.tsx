@@ -8,9 +8,9 @@ import {
   Group,
   Input,
   NativeSelect,
+  Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -418,68 +418,63 @@ function MembersSection({
         {members.length === 0 ? (
           <Text c="dimmed">{t('companies.no-members')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={0} type="native">
-            <Table verticalSpacing="sm">
-              <caption style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
-                {t('companies.members-list')}
-              </caption>
-              <Table.Tbody>
-                {members.map((m) => (
-                  <Table.Tr key={m.id}>
-                    <Table.Td>
-                      <Stack gap={0}>
-                        <Text fw={600}>
-                          <bdi>{m.name}</bdi>
-                        </Text>
-                        <Text size="sm" c="dimmed" dir="ltr" ta="start">
-                          <bdi>{m.email}</bdi>
-                          {m.phone ? (
-                            <>
-                              {' · '}
-                              <bdi>{m.phone}</bdi>
-                            </>
-                          ) : null}
-                        </Text>
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      {canEdit ? (
-                        <Form method="post">
-                          <Intent value="member-role" />
-                          <input type="hidden" name="user_id" value={m.id} />
-                          <Group gap="xs" wrap="nowrap">
-                            <NativeSelect
-                              name="role"
-                              aria-label={t('companies.role-of', { name: m.name })}
-                              defaultValue={m.role}
-                              data={roles}
-                            />
-                            <Button type="submit" variant="default">
-                              {t('companies.role-save')}
-                            </Button>
-                          </Group>
-                        </Form>
-                      ) : (
-                        t(`companies.roles.${m.role}`)
-                      )}
-                    </Table.Td>
-                    {canEdit ? (
-                      <Table.Td>
-                        <Form method="post">
-                          <input type="hidden" name="user_id" value={m.id} />
-                          <ConfirmAction
-                            label={t('companies.remove-member')}
-                            statement={t('companies.remove-member-statement', { name: m.name })}
-                            intent="remove-member"
+          <Stack
+            component="ul"
+            gap="sm"
+            p={0}
+            m={0}
+            aria-label={t('companies.members-list')}
+            style={{ listStyle: 'none' }}
+          >
+            {members.map((m) => (
+              <Paper key={m.id} component="li" withBorder radius="md" p="sm">
+                <Group justify="space-between" align="flex-start" gap="sm">
+                  <Stack gap={0} miw={0} style={{ flex: '1 1 200px' }}>
+                    <Text fw={600}>
+                      <bdi>{m.name}</bdi>
+                    </Text>
+                    <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      <bdi dir="ltr">{m.email}</bdi>
+                      {m.phone ? (
+                        <>
+                          {' · '}
+                          <bdi dir="ltr">{m.phone}</bdi>
+                        </>
+                      ) : null}
+                    </Text>
+                    {canEdit ? null : <Text size="sm">{t(`companies.roles.${m.role}`)}</Text>}
+                  </Stack>
+                  {canEdit ? (
+                    <Group gap="xs" align="flex-start" wrap="wrap">
+                      <Form method="post">
+                        <Intent value="member-role" />
+                        <input type="hidden" name="user_id" value={m.id} />
+                        <Group gap="xs" wrap="nowrap">
+                          <NativeSelect
+                            name="role"
+                            aria-label={t('companies.role-of', { name: m.name })}
+                            defaultValue={m.role}
+                            data={roles}
                           />
-                        </Form>
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                          <Button type="submit" variant="default">
+                            {t('companies.role-save')}
+                          </Button>
+                        </Group>
+                      </Form>
+                      <Form method="post">
+                        <input type="hidden" name="user_id" value={m.id} />
+                        <ConfirmAction
+                          label={t('companies.remove-member')}
+                          statement={t('companies.remove-member-statement', { name: m.name })}
+                          intent="remove-member"
+                        />
+                      </Form>
+                    </Group>
+                  ) : null}
+                </Group>
+              </Paper>
+            ))}
+          </Stack>
         )}
         {canEdit ? (
           <Form method="post" {...getFormProps(form)} noValidate>

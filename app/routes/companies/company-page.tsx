@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListSearch, IconMapPin, IconPhone, IconWorld } from '@tabler/icons-react';
 import { data } from 'react-router';
 import { AdCards, BadgeChips, MetaLine, Pager, SpriteIcon } from '~/components/ads/ad-parts.tsx';
@@ -111,36 +111,40 @@ export default function CompanyPage({ loaderData }: Route.ComponentProps) {
                 ...(company.city
                   ? [{ key: 'city', icon: <IconMapPin size={14} aria-hidden />, text: name(company.city) }]
                   : []),
-                ...(company.phone
-                  ? [
-                      {
-                        key: 'phone',
-                        icon: <IconPhone size={14} aria-hidden />,
-                        text: (
-                          <Anchor href={`tel:${company.phone}`} dir="ltr" inherit>
-                            <bdi>{company.phone}</bdi>
-                          </Anchor>
-                        ),
-                      },
-                    ]
-                  : []),
-                ...(company.website
-                  ? [
-                      {
-                        key: 'web',
-                        icon: <IconWorld size={14} aria-hidden />,
-                        text: (
-                          <Anchor href={company.website} rel="nofollow noopener" target="_blank" dir="ltr" inherit>
-                            <bdi>{new URL(company.website).hostname}</bdi>
-                          </Anchor>
-                        ),
-                      },
-                    ]
-                  : []),
               ]}
             />
           </Text>
           <BadgeChips badges={badges} label={t('badges.company')} />
+          {company.phone || company.website ? (
+            <Group gap="xs">
+              {company.phone ? (
+                <Button
+                  component="a"
+                  href={`tel:${company.phone}`}
+                  variant="default"
+                  radius="xl"
+                  mih={44}
+                  leftSection={<IconPhone size={16} aria-hidden />}
+                >
+                  <bdi dir="ltr">{company.phone}</bdi>
+                </Button>
+              ) : null}
+              {company.website ? (
+                <Button
+                  component="a"
+                  href={company.website}
+                  rel="nofollow noopener"
+                  target="_blank"
+                  variant="default"
+                  radius="xl"
+                  mih={44}
+                  leftSection={<IconWorld size={16} aria-hidden />}
+                >
+                  <bdi dir="ltr">{new URL(company.website).hostname}</bdi>
+                </Button>
+              ) : null}
+            </Group>
+          ) : null}
         </Stack>
       </Group>
       {company.description ? (
