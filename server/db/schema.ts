@@ -246,7 +246,7 @@ export interface CompaniesTable {
   email: string | null;
   website: string | null;
   city_id: number | null;
-  /** Storage key base of the logo's variants (server/domain/companies/logo.ts), null without one. */
+  /** Storage key base of the logo's variants (server/domain/companies/companies.ts), null without one. */
   logo: string | null;
   verified: Bool;
   created_at: Timestamp;

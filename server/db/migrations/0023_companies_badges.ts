@@ -1,6 +1,6 @@
 // Companies and badges (docs/product/back-office.md, "Companies" and "Badges"; docs/product/companies.md).
 // - companies: a dealer or agency, its public page at /companies/{slug}; `logo` is the storage key
-//   base of its WebP variants (server/domain/companies/logo.ts), null without one.
+//   base of its WebP variants (server/domain/companies/companies.ts), null without one.
 // - company_members: a member belongs to at most one company (user_id is the key), as its owner or
 //   one of its agents.
 // - ads.company_id: the company of the ad's owner, kept by server/domain/companies/ when a member
