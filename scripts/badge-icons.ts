@@ -26,7 +26,7 @@ export function badgeSprite(): string {
       : 'fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"';
     return `<symbol id="${key}" viewBox="0 0 24 24" ${paint}>${body}</symbol>`;
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg">\n<!-- Tabler Icons (MIT), scripts/badge-icons.ts -->\n${symbols.join('\n')}\n</svg>\n`;
+  return `<svg xmlns="http://www.w3.org/2000/svg">\n<title>Badge and company icons</title>\n<!-- Tabler Icons (MIT), scripts/badge-icons.ts -->\n${symbols.join('\n')}\n</svg>\n`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
