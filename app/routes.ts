@@ -31,6 +31,12 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/banners', 'routes/admin/banners.tsx', { id: id('admin.banners') }),
       route('admin/banners/new', 'routes/admin/banner.tsx', { id: id('admin.banner-new') }),
       route('admin/banners/:id', 'routes/admin/banner.tsx', { id: id('admin.banner') }),
+      route('admin/companies', 'routes/admin/companies.tsx', { id: id('admin.companies') }),
+      route('admin/companies/new', 'routes/admin/company.tsx', { id: id('admin.company.new') }),
+      route('admin/companies/:id', 'routes/admin/company.tsx', { id: id('admin.company') }),
+      route('admin/badges', 'routes/admin/badges.tsx', { id: id('admin.badges') }),
+      route('admin/badges/new', 'routes/admin/badge.tsx', { id: id('admin.badge.new') }),
+      route('admin/badges/:id', 'routes/admin/badge.tsx', { id: id('admin.badge') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),
@@ -55,6 +61,7 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('favorites', 'routes/profile/favorites.tsx', { id: id('favorites') }),
       route('posts', 'routes/search/posts.tsx', { id: id('posts') }),
       route('users/:id', 'routes/ads/user-page.tsx', { id: id('user') }),
+      route('companies/:slug', 'routes/companies/company-page.tsx', { id: id('company') }),
       // Before `:taxonomy/:category`, whose first segment could read "posts".
       route('posts/map', 'routes/search/posts-map.tsx', { id: id('posts.map') }),
       route(':taxonomy', 'routes/catalog/taxonomy.tsx', { id: id('taxonomy') }),

@@ -11,6 +11,9 @@ import type { ColumnTest } from '../../server/domain/search/ad-index.ts';
 import type { QueryParameter } from './search-query.ts';
 
 export const WITHIN_DAYS = [1, 3, 7, 30] as const;
+/** Who posts the ad: a company's member (server/domain/companies/) or anyone else. */
+export const SELLER_TYPES = ['company', 'individual'] as const;
+export type SellerType = (typeof SELLER_TYPES)[number];
 export type WithinDays = (typeof WITHIN_DAYS)[number];
 
 const DAY = 86_400_000;
@@ -79,6 +82,25 @@ export const FIELD_FILTERS = {
       label: 'fields.within',
       any: 'any-time',
       options: WITHIN_DAYS.map((d) => ({ value: String(d), label: 'within', count: d })),
+    },
+  }),
+  seller: fieldFilter({
+    parameter: {
+      read: (raw) => SELLER_TYPES.find((v) => v === raw) ?? null,
+      schema: (zod) =>
+        zod
+          .enum(SELLER_TYPES)
+          .meta({ description: "company: the ad's owner belongs to a company (dealer, agency); individual: not" }),
+    },
+    off: null,
+    value: (zod) => zod.enum(SELLER_TYPES).nullable(),
+    write: String,
+    test: (type) => ({ kind: 'flag', column: 'company', clear: type === 'individual' }),
+    control: {
+      kind: 'select',
+      label: 'fields.seller',
+      any: 'any-seller',
+      options: SELLER_TYPES.map((v) => ({ value: v, label: `sellers.${v}` })),
     },
   }),
 };

@@ -229,6 +229,60 @@ export interface AdsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  /** The company of the owner (migration 0023; kept by server/domain/companies/). */
+  company_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export type CompanyRole = 'owner' | 'agent';
+export type BadgeTarget = 'user' | 'company';
+
+export interface CompaniesTable {
+  id: Generated<number>;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  description: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  city_id: number | null;
+  /** Storage key base of the logo's variants (server/domain/companies/companies.ts), null without one. */
+  logo: string | null;
+  verified: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CompanyMembersTable {
+  user_id: string;
+  company_id: number;
+  role: CompanyRole;
+  created_at: Timestamp;
+}
+
+export interface BadgesTable {
+  id: Generated<number>;
+  slug: string;
+  name_ar: string;
+  name_en: string;
+  description_ar: string | null;
+  description_en: string | null;
+  /** A key of BADGE_ICONS (app/lib/badges.ts). */
+  icon: string;
+  /** A key of BADGE_COLOURS (app/lib/badges.ts). */
+  colour: string;
+  target: BadgeTarget;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BadgeGrantsTable {
+  id: Generated<number>;
+  badge_id: number;
+  user_id: string | null;
+  company_id: number | null;
+  granted_by: string | null;
+  created_at: Timestamp;
 }
 
 export interface AdAttributeValuesTable {
@@ -536,6 +590,10 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   banners: BannersTable;
   banner_stats: BannerStatsTable;
+  companies: CompaniesTable;
+  company_members: CompanyMembersTable;
+  badges: BadgesTable;
+  badge_grants: BadgeGrantsTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

@@ -8,6 +8,8 @@ export interface AdChange {
   categoryId: number;
   taxonomyId: number;
   userId: string | null;
+  /** The owner's company (ads.company_id), whose page lists the ad. */
+  companyId?: number | null;
 }
 
 const bus = new EventEmitter();
@@ -15,6 +17,20 @@ bus.setMaxListeners(50);
 
 export function adChanged(change: AdChange): void {
   bus.emit('ad', change);
+}
+
+/**
+ * Pages showing something other than an ad changed (a company's name or logo, a badge): the pages
+ * carrying any of these cache tags are stale. Emitted after the change is committed.
+ */
+export function pagesChanged(tags: string[]): void {
+  if (tags.length > 0) bus.emit('tags', tags);
+}
+
+/** Calls `listener` with the tags of every committed change of this process that is not one ad's. */
+export function onPagesChange(listener: (tags: string[]) => void): () => void {
+  bus.on('tags', listener);
+  return () => bus.off('tags', listener);
 }
 
 /** Calls `listener` on every committed ad change of this process; returns the unsubscribe. */
@@ -32,5 +48,6 @@ export function tagsOf(change: AdChange): string[] {
     `category:${change.categoryId}`,
     `taxonomy:${change.taxonomyId}`,
     ...(change.userId ? [`user:${change.userId}`] : []),
+    ...(change.companyId ? [`company:${change.companyId}`] : []),
   ];
 }

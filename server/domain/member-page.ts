@@ -1,7 +1,10 @@
 // A member's public page: who they are and their published ads.
+import type { BadgeChipData } from '../../app/lib/badges.ts';
 import type { DB } from '../db/index.ts';
 import { toBool, toIso, toNumber } from '../db/values.ts';
 import { type AdCard, cardsOf, publishedCards } from './ads/cards.ts';
+import { badgesOfUsers } from './badges.ts';
+import { type CompanyMark, companyOfMember } from './companies/companies.ts';
 import { NotFound } from './errors.ts';
 
 export interface PublicProfile {
@@ -13,6 +16,8 @@ export interface PublicProfile {
   bio: string | null;
   phone_verified: boolean;
   email_verified: boolean;
+  badges: BadgeChipData[];
+  company: CompanyMark | null;
 }
 
 /** A member's public profile; unknown, banned or deleted members are NotFound. */
@@ -35,6 +40,7 @@ export async function loadPublicProfile(db: DB, id: string): Promise<PublicProfi
     .where('users.id', '=', id)
     .executeTakeFirst();
   if (!u || u.banned_at) throw new NotFound('errors.not-found');
+  const [badges, company] = await Promise.all([badgesOfUsers(db, [u.id]), companyOfMember(db, u.id)]);
   return {
     id: u.id,
     name: u.name,
@@ -44,6 +50,8 @@ export async function loadPublicProfile(db: DB, id: string): Promise<PublicProfi
     bio: u.bio,
     phone_verified: toBool(u.phone_number_verified),
     email_verified: toBool(u.email_verified),
+    badges: badges.get(u.id) ?? [],
+    company,
   };
 }
 

@@ -134,6 +134,27 @@ export async function catalogSitemap(db: DB): Promise<CatalogSitemap> {
 }
 
 /**
+ * Company pages (`/companies/{slug}`, docs/product/companies.md), dated by their own last edit or
+ * the newest bump of their published ads, whichever is later (one `ads_company_listing` probe each).
+ */
+export async function companyEntries(db: DB): Promise<SitemapEntry[]> {
+  const rows = await db
+    .selectFrom('companies as c')
+    .select(['c.slug', 'c.updated_at'])
+    .select(
+      sql<unknown>`(select max(a.bumped_at) from ads a where a.company_id = c.id and a.status = 'published')`.as(
+        'newest_ad',
+      ),
+    )
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => ({
+    path: `/companies/${r.slug}`,
+    lastmod: latest(toIso(r.updated_at), iso(r.newest_ad)) as string,
+  }));
+}
+
+/**
  * The ad chunks holding at least one published ad, with the last edit of any of them (every write
  * that bumps an ad also sets its `updated_at`, so no ad of the chunk is dated later). One index
  * probe per chunk (`ads_sitemap`: published ads by `id / span`, then `updated_at`), never a pass over

@@ -132,6 +132,27 @@ export const AdCard = z
         }),
       )
       .meta({ description: 'Labelled values of the attributes shown on cards, in form order' }),
+    company: z
+      .strictObject({
+        id: int(),
+        slug: z.string().meta({ description: 'Its page is /companies/{slug}' }),
+        ...named,
+        logo: z.strictObject({ small: z.string(), large: z.string() }).nullable(),
+        verified: z.boolean(),
+      })
+      .nullable()
+      .meta({ description: "The owner's company (dealer, agency)" }),
+    badges: z
+      .array(
+        z.strictObject({
+          id: int(),
+          slug: z.string(),
+          ...named,
+          icon: z.string().meta({ description: 'An icon key (app/lib/badges.ts)' }),
+          colour: z.string().meta({ description: 'A colour key (app/lib/badges.ts)' }),
+        }),
+      )
+      .meta({ description: "The company's and the owner's badges, at most 3" }),
   })
   .meta({ id: 'AdCard' });
 

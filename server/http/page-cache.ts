@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
-import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { type AdChange, onAdChange, onPagesChange, tagsOf } from '../domain/ad-changes.ts';
 import { onBannersChange } from '../domain/banners/changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
@@ -197,6 +197,8 @@ export function createPageCache(options: PageCacheOptions) {
     onAdChange((change: AdChange) => invalidate(tagsOf(change))),
     // A banner created, edited, switched or deleted drops the pages showing its placement.
     onBannersChange(invalidate),
+    // Pages dropped by tag (a company's page, its badges, its members' ads).
+    onPagesChange(invalidate),
   ];
   const unsubscribe = () => {
     for (const off of unsubscribers) off();

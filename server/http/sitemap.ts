@@ -1,5 +1,6 @@
 // /sitemap.xml (docs/product/site.md): a sitemap index of /sitemaps/pages.xml (home, info
-// pages, contact), /sitemaps/catalog.xml (taxonomies and categories) and /sitemaps/ads-{n}.xml (the
+// pages, contact), /sitemaps/catalog.xml (taxonomies and categories), /sitemaps/companies.xml
+// (company pages) and /sitemaps/ads-{n}.xml (the
 // published ads of the n-th range of ids, server/domain/sitemap.ts). Every <url> gives the Arabic
 // page as <loc>, its ar / en / x-default alternates and <lastmod>. Ads are streamed as they are
 // read, a batch at a time, at the pace the client (and compression) takes them: flat memory at any
@@ -15,6 +16,7 @@ import {
   adEntries,
   adPathPrefixes,
   catalogSitemap,
+  companyEntries,
   newestOf,
   type SitemapEntry,
   staticEntries,
@@ -116,11 +118,12 @@ export function sitemapRouter(services: AppServices): Router {
   router.get('/sitemap.xml', async (req, res, next) => {
     try {
       const origin = siteOrigin(config, req);
-      const [catalog, chunks] = await Promise.all([catalogSitemap(db), adChunks(db)]);
+      const [catalog, chunks, companies] = await Promise.all([catalogSitemap(db), adChunks(db), companyEntries(db)]);
       const pages = staticEntries(services.build.time, catalog.newestAd);
       const children: SitemapEntry[] = [
         { path: '/sitemaps/pages.xml', lastmod: newestOf(pages) },
         ...(catalog.entries.length ? [{ path: '/sitemaps/catalog.xml', lastmod: newestOf(catalog.entries) }] : []),
+        ...(companies.length ? [{ path: '/sitemaps/companies.xml', lastmod: newestOf(companies) }] : []),
         ...chunks.map((c) => ({ path: `/sitemaps/ads-${c.n}.xml`, lastmod: c.lastmod })),
       ];
       await sendXml(
@@ -151,6 +154,16 @@ export function sitemapRouter(services: AppServices): Router {
   router.get('/sitemaps/catalog.xml', async (req, res, next) => {
     try {
       const { entries } = await catalogSitemap(db);
+      if (entries.length === 0) return notFound(res);
+      await sendXml(req, res, urlset(siteOrigin(config, req), once(entries)));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/sitemaps/companies.xml', async (req, res, next) => {
+    try {
+      const entries = await companyEntries(db);
       if (entries.length === 0) return notFound(res);
       await sendXml(req, res, urlset(siteOrigin(config, req), once(entries)));
     } catch (err) {

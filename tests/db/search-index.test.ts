@@ -48,6 +48,7 @@ function makeIndex(): AdIndex {
       price: priced ? Math.round(r() * 50) * 1000 : Number.NaN,
       currency: r() < 0.1 ? 1 : 0,
       photos: r() < 0.5,
+      company: r() < 0.3,
       // Bumps out of id order, some equal.
       bumped: NOW - Math.floor(r() * 400) * (DAY / 10),
       featuredUntil: r() < 0.05 ? NOW + DAY : r() < 0.05 ? NOW - DAY : 0,
@@ -204,6 +205,7 @@ describe("search index: attribute filters against each ad's values, by brute for
         price: Math.round(r() * 100) * 100,
         currency: 0,
         photos: r() < 0.5,
+        company: r() < 0.3,
         bumped: NOW - Math.floor(r() * 1000) * DAY,
         featuredUntil: 0,
         lat: 32 + r(),

@@ -118,7 +118,56 @@ const ADMIN_ROUTES: AdminRoute[] = [
     also: ['view-banners'],
     form: { intent: 'save', title_ar: '', link: '/posts', placement: 'home-hero' },
   },
+  { path: '/admin/companies', permission: 'view-companies' },
+  { path: '/en/admin/companies?verified=yes&sort=name', permission: 'view-companies' },
+  { path: '/admin/companies/{company}', permission: 'view-companies' },
+  { path: '/en/admin/companies/new', permission: 'update-companies', also: ['view-companies'] },
+  {
+    path: '/en/admin/companies/new',
+    permission: 'update-companies',
+    also: ['view-companies'],
+    form: { intent: 'save' },
+  },
+  {
+    path: '/admin/companies/{company}',
+    permission: 'update-companies',
+    also: ['view-companies'],
+    form: { intent: 'add-member', login: '' },
+  },
+  { path: '/admin/badges', permission: 'view-badges' },
+  { path: '/en/admin/badges?target=company', permission: 'view-badges' },
+  { path: '/admin/badges/{badge}', permission: 'view-badges' },
+  { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'] },
+  { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'], form: { intent: 'save' } },
+  { path: '/admin/badges/{badge}', permission: 'update-badges', also: ['view-badges'], form: { intent: 'grant' } },
 ];
+
+/** The route's path with `{member}`, `{company}`, `{badge}` replaced by their ids. */
+const placeholders = new Map<string, string>();
+const resolve = (p: string) => p.replace(/\{(\w+)\}/g, (_, name: string) => placeholders.get(name) ?? name);
+
+/**
+ * Rows some routes need (`{company}`, `{badge}` in their paths): made once in the server's own
+ * database, never changed by the matrix (its forms change nothing).
+ */
+function fixtureRows() {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    const one = (sql: string, ...args: string[]) => db.prepare(sql).get(...args) as { id: number } | undefined;
+    const company =
+      one("select id from companies where slug = 'matrix-company'") ??
+      one("insert into companies (slug, name_ar, name_en) values ('matrix-company', 'شركة', 'Matrix Co') returning id");
+    const badge =
+      one("select id from badges where slug = 'matrix-badge'") ??
+      one(
+        "insert into badges (slug, name_ar, name_en, icon, colour, target) values ('matrix-badge', 'شارة', 'Matrix badge', 'star', 'blue', 'user') returning id",
+      );
+    placeholders.set('company', String(company?.id));
+    placeholders.set('badge', String(badge?.id));
+  } finally {
+    db.close();
+  }
+}
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
@@ -187,10 +236,6 @@ async function staffWith(permissions: readonly string[], roles: readonly string[
   return signIn(email, password);
 }
 
-/** The route's path with `{member}` replaced by the demo member's id. */
-const placeholders = new Map<string, string>();
-const resolve = (p: string) => p.replace(/\{(\w+)\}/g, (_, name: string) => placeholders.get(name) ?? name);
-
 const cookies = new Map<string, string>();
 /** The members of the exactly-one and all-others columns, by the route's permissions. */
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
@@ -211,6 +256,7 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
+  fixtureRows();
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));

@@ -416,8 +416,11 @@ describe.each(dialects)('on %s', (dialect) => {
   it('answers 413 with the translated page to a form past its limit, on every page route', async () => {
     const body = `note=${'a'.repeat(FORM_BODY_LIMIT)}`;
     // The profile page takes a photo (up to 10 MB): past that limit it answers with the photo field's error.
-    // A chat takes one too, but chat 1 is not the member's: 404 whatever is sent.
-    const takesPhoto = (pattern: string) => pattern.endsWith('/profile') || pattern.endsWith('/chats/:id');
+    // A chat takes one too, but chat 1 is not the member's: 404 whatever is sent; so does a company's
+    // admin page (its logo, up to 5 MB), which a member is not shown: 404 too.
+    const notTheirs = (pattern: string) =>
+      pattern.endsWith('/chats/:id') || /\/admin\/(companies|banners)\/(new|:id)$/.test(pattern);
+    const takesPhoto = (pattern: string) => pattern.endsWith('/profile') || notTheirs(pattern);
     const photoSized = `intent=avatar&note=${'a'.repeat(11 * 1024 * 1024)}`;
     for (const pattern of PAGE_PATTERNS) {
       const url = base + concrete(pattern, ad);
@@ -435,10 +438,7 @@ describe.each(dialects)('on %s', (dialect) => {
       const html = await res.text();
       const errors = pattern.startsWith('/en') ? enErrors : arErrors;
       const page = (pattern.startsWith('/en') ? enCommon : arCommon)['error-page'];
-      // The back office's banner form takes four images (app/routes/admin/banner.tsx): this body is
-      // within its limit, and a member is shown no back office.
-      const hidden = pattern.endsWith('/chats/:id') || /\/admin\/banners\/(new|:id)$/.test(pattern);
-      const [status, text] = hidden
+      const [status, text] = notTheirs(pattern)
         ? [404, page['page-not-found']]
         : takesPhoto(pattern)
           ? [422, errors['image-too-large']]

@@ -46,12 +46,15 @@ describe('the sitemap', () => {
     chunk = `/sitemaps/ads-${Math.floor(published.id / 10_000) + 1}.xml`;
   });
 
-  it('is an index of the pages, the catalogue and the ad chunks', async () => {
+  it('is an index of the pages, the catalogue, the companies (once there is one) and the ad chunks', async () => {
     const index = checkSitemapIndex(await xml('/sitemap.xml'));
     const locs = index.sitemaps.map((s) => s.loc);
     expect(locs.slice(0, 2)).toEqual([`${base}/sitemaps/pages.xml`, `${base}/sitemaps/catalog.xml`]);
     expect(locs).toContain(base + chunk);
-    for (const loc of locs.slice(2)) expect(loc).toMatch(/\/sitemaps\/ads-[1-9]\d*\.xml$/);
+    const companies = sql<{ n: number }>('select count(*) as n from companies')[0]?.n ?? 0;
+    const rest = locs.slice(2);
+    if (companies > 0) expect(rest.shift()).toBe(`${base}/sitemaps/companies.xml`);
+    for (const loc of rest) expect(loc).toMatch(/\/sitemaps\/ads-[1-9]\d*\.xml$/);
     for (const s of index.sitemaps) expect(s.lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     // Every child it lists answers with a urlset.
     for (const loc of locs) expect(checkUrlset(await xml(loc.slice(base.length))).length).toBeGreaterThan(0);

@@ -26,6 +26,7 @@ function row(id: number, lat: number, lng: number, over: Partial<IndexRow> = {})
     price: 1000,
     currency: 0,
     photos: false,
+    company: false,
     bumped: 0,
     featuredUntil: 0,
     lat,

@@ -134,6 +134,7 @@ describe('the OpenAPI document', () => {
       currency: 'USD',
       photos: '1',
       within: '7',
+      seller: 'company',
       sort: 'price-asc',
     };
     for (const name of Object.keys(SEARCH_PARAMETERS)) {

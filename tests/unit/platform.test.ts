@@ -80,6 +80,8 @@ describe('admin sidebar', () => {
     ['/admin/users', 'view-users'],
     ['/admin/permissions', 'view-permissions'],
     ['/admin/packages', 'view-packages'],
+    ['/admin/companies', 'view-companies'],
+    ['/admin/badges', 'view-badges'],
     ['/admin/banners', 'view-banners'],
   ];
   const builtFor = (held: readonly string[]) =>

@@ -7,6 +7,13 @@ import { numberFormat } from '~/lib/intl.ts';
 import { isRejectionReason } from '~/lib/moderation-codes.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData, CardValue } from '../../../server/domain/ads/cards.ts';
+import { BadgeChips } from '../badge-chip.tsx';
+import { CompanyMark } from '../company-mark.tsx';
+
+// Badges and company marks: imported from here by every page, so they ride in this module's chunk.
+export { BadgeChip, BadgeChips, SpriteIcon } from '../badge-chip.tsx';
+export { CompanyMark } from '../company-mark.tsx';
+
 import { RelativeTime } from '../relative-time.tsx';
 import classes from './ad-card.module.css';
 import { FavoriteButton } from './favorite-button.tsx';
@@ -132,6 +139,12 @@ function CardLink({ ad, now, first = false }: { ad: AdCardData; now?: string; fi
         <span className={classes.title} dir="auto">
           {ad.title}
         </span>
+        {ad.company || ad.badges?.length ? (
+          <span className={classes.seller}>
+            {ad.company ? <CompanyMark company={ad.company} /> : null}
+            {ad.badges?.length ? <BadgeChips badges={ad.badges} compact /> : null}
+          </span>
+        ) : null}
         {ad.attributes.length > 0 ? (
           <MetaLine
             className={classes.meta}

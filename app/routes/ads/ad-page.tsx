@@ -4,7 +4,16 @@ import { Suspense } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { z } from 'zod';
 import { AdGallery } from '~/components/ads/ad-gallery.tsx';
-import { AdCards, MetaLine, StatusBadge, usePlace, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
+import {
+  AdCards,
+  BadgeChips,
+  CompanyMark,
+  MetaLine,
+  StatusBadge,
+  usePlace,
+  usePrice,
+  useReasonLabel,
+} from '~/components/ads/ad-parts.tsx';
 import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
 import { BannerSlot } from '~/components/banners/banner.tsx';
@@ -117,6 +126,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     `category:${ad.path.category.id}`,
     ...(ad.seller ? [`user:${ad.seller.id}`] : []),
     bannerTag('ad-sidebar'),
+    ...(ad.company ? [`company:${ad.company.id}`] : []),
   ];
   const headers = pageCacheHeaders(!!user, tags, ad.status === 'published' ? ad.id : undefined);
   return data(
@@ -339,6 +349,13 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
                     </Text>
                   </div>
                 </Group>
+                <BadgeChips badges={ad.seller.badges} label={t('badges.member')} />
+                {ad.company ? (
+                  <Stack gap={4} mt="sm">
+                    <CompanyMark company={ad.company} link size={32} />
+                    <BadgeChips badges={ad.company.badges} label={t('badges.company')} />
+                  </Stack>
+                ) : null}
               </Card>
             ) : null}
             <FormError code={actionData?.formError} />

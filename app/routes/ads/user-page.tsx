@@ -1,7 +1,7 @@
 import { Avatar, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDiscountCheck, IconListSearch, IconMapPin } from '@tabler/icons-react';
 import { data } from 'react-router';
-import { AdCards, MetaLine, Pager } from '~/components/ads/ad-parts.tsx';
+import { AdCards, BadgeChips, CompanyMark, MetaLine, Pager } from '~/components/ads/ad-parts.tsx';
 import { EmptyState } from '~/components/empty-state.tsx';
 import { localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -43,7 +43,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         }),
       },
     },
-    { headers: pageCacheHeaders(signedIn, [`user:${profile.id}`]) },
+    {
+      headers: pageCacheHeaders(signedIn, [
+        `user:${profile.id}`,
+        ...(profile.company ? [`company:${profile.company.id}`] : []),
+      ]),
+    },
   );
 }
 
@@ -94,6 +99,8 @@ export default function UserPage({ loaderData }: Route.ComponentProps) {
               </Badge>
             ) : null}
           </Group>
+          <BadgeChips badges={profile.badges} label={t('badges.member')} />
+          {profile.company ? <CompanyMark company={profile.company} link size={24} /> : null}
         </Stack>
       </Group>
       {profile.bio ? (

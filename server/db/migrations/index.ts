@@ -22,6 +22,7 @@ import * as m0019 from './0019_favorites.ts';
 import * as m0020 from './0020_saved_search_alerts.ts';
 import * as m0021 from './0021_admin_users.ts';
 import * as m0022 from './0022_packages.ts';
+import * as m0023 from './0023_companies_badges.ts';
 import * as m0025 from './0025_banners.ts';
 import type { Migration } from './helpers.ts';
 
@@ -48,5 +49,6 @@ export const migrations: Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
   m0025,
 ];

@@ -19,12 +19,18 @@ export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await db
     .selectFrom('ads')
-    .select(['id', 'category_id', 'taxonomy_id', 'user_id'])
+    .select(['id', 'category_id', 'taxonomy_id', 'user_id', 'company_id'])
     .where('id', 'in', ids)
     .execute();
   await afterCommitOf(db, () => {
     for (const r of rows) {
-      adChanged({ adId: r.id, categoryId: r.category_id, taxonomyId: r.taxonomy_id, userId: r.user_id });
+      adChanged({
+        adId: r.id,
+        categoryId: r.category_id,
+        taxonomyId: r.taxonomy_id,
+        userId: r.user_id,
+        companyId: r.company_id,
+      });
     }
   });
 }

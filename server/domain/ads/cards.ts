@@ -1,11 +1,13 @@
 // Ad cards: what a listing, the home page, the map's preview and the API show of an ad.
 import { sql } from 'kysely';
+import type { BadgeChipData } from '../../../app/lib/badges.ts';
 import { numberFormat } from '../../../app/lib/intl.ts';
 import type { DB } from '../../db/index.ts';
 import type { AttributeOption } from '../../db/schema.ts';
 import { toBool, toIso, toJson, toNumber } from '../../db/values.ts';
-
 import { type CoverPhoto, coverUrls } from '../ad-images.ts';
+import { badgesOfCompanies, badgesOfUsers } from '../badges.ts';
+import { type CompanyMark, companyMarks } from '../companies/companies.ts';
 import { publicOwner } from './visibility.ts';
 
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : toIso(v));
@@ -26,6 +28,10 @@ export interface AdCard {
   featured: boolean;
   /** Values of the attributes flagged `shown_on_card`, in form order, in both languages. */
   attributes: CardValue[];
+  /** The owner's company: its name and logo show on the card. */
+  company: CompanyMark | null;
+  /** The badges of the owner and of their company (at most CARD_BADGES). */
+  badges: BadgeChipData[];
   /** The signed-in member saved it (set on members' pages only: server/domain/favorites.ts markFavorited). */
   favorited?: boolean;
 }
@@ -64,6 +70,8 @@ function cardQuery(db: DB) {
       'ads.price_type',
       'ads.bumped_at',
       'ads.featured_until',
+      'ads.user_id',
+      'ads.company_id',
       'cities.name_ar',
       'cities.name_en',
       'areas.name_ar as area_ar',
@@ -97,7 +105,15 @@ export async function publishedCard(db: DB, id: number): Promise<AdCard | null> 
 
 export async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
   const ids = rows.map((r) => r.id);
-  const [cover, attributes] = await Promise.all([coverUrls(db, ids), cardAttributes(db, ids)]);
+  const companyIds = rows.flatMap((r) => (r.company_id === null ? [] : [r.company_id]));
+  const userIds = rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id]));
+  const [cover, attributes, companies, userBadges, companyBadges] = await Promise.all([
+    coverUrls(db, ids),
+    cardAttributes(db, ids),
+    companyMarks(db, companyIds),
+    badgesOfUsers(db, userIds),
+    badgesOfCompanies(db, companyIds),
+  ]);
   const now = Date.now();
   return rows.map((r) => ({
     id: r.id,
@@ -114,8 +130,16 @@ export async function cardsOf(db: DB, rows: CardRow[]): Promise<AdCard[]> {
     bumped_at: isoOrNull(r.bumped_at),
     featured: r.featured_until !== null && new Date(r.featured_until as string).getTime() > now,
     attributes: attributes.get(r.id) ?? [],
+    company: r.company_id === null ? null : (companies.get(r.company_id) ?? null),
+    badges: [
+      ...(r.company_id === null ? [] : (companyBadges.get(r.company_id) ?? [])),
+      ...(r.user_id === null ? [] : (userBadges.get(r.user_id) ?? [])),
+    ].slice(0, CARD_BADGES),
   }));
 }
+
+/** Badges a card shows at most (the holder's page shows them all). */
+export const CARD_BADGES = 3;
 
 const cardNumber = { ar: numberFormat('ar'), en: numberFormat('en') };
 

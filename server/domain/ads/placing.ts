@@ -211,11 +211,18 @@ export async function createAd(
     const status: AdStatus = settings.moderation === 'post' ? 'published' : 'pending';
     const live = status === 'published';
     const fields = adFields(input);
+    // A company member's ad is the company's (server/domain/companies/members.ts keeps it so).
+    const membership = await trx
+      .selectFrom('company_members')
+      .select('company_id')
+      .where('user_id', '=', actor.id)
+      .executeTakeFirst();
     const inserted = await trx
       .insertInto('ads')
       .values({
         ...fields,
         user_id: actor.id,
+        company_id: membership?.company_id ?? null,
         taxonomy_id: path.taxonomy.id,
         category_id: path.category.id,
         slug: slugify(input.title),

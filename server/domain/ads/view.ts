@@ -1,13 +1,16 @@
 // The ad page (docs/product/ads.md): the ad with its details, who may see it, when a view counts,
 // the seller's number through the reveal rule, and similar ads.
+
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { sql } from 'kysely';
+import type { BadgeChipData } from '../../../app/lib/badges.ts';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
 import { type AdImageUrls, adImageUrls } from '../ad-images.ts';
+import { badgesOfCompanies, badgesOfUsers } from '../badges.ts';
 import {
   type Attribute,
   attributeLabel,
@@ -15,6 +18,7 @@ import {
   getCategoryPath,
   listCategoryAttributes,
 } from '../catalog.ts';
+import { type CompanyMark, companyMarks } from '../companies/companies.ts';
 import { NotFound } from '../errors.ts';
 import { type ApproximateLocation, approximateLocation } from '../geo.ts';
 import { hitRateLimit } from '../rate-limit.ts';
@@ -52,7 +56,16 @@ export interface AdView {
   /** Where the map shows the ad: approximate, never the owner's pin. */
   location: ApproximateLocation;
   /** Never the seller's phone number: that reaches a visitor only through `revealSellerPhone`. */
-  seller: { id: string; name: string; image: string | null; member_since: string } | null;
+  seller: {
+    id: string;
+    name: string;
+    image: string | null;
+    member_since: string;
+    /** The member's badges (server/domain/badges.ts). */
+    badges: BadgeChipData[];
+  } | null;
+  /** The owner's company, with its badges: the page shows it and links to its page. */
+  company: (CompanyMark & { badges: BadgeChipData[] }) | null;
   /**
    * The ways to reach the seller the page offers: the ad's choice, and only while the seller has a
    * confirmed phone number (read now, so an ad never shows a dead button); a chat
@@ -107,11 +120,12 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       'users.phone_number as seller_phone',
       'users.phone_number_verified as seller_phone_verified',
       'users.banned_at as seller_banned',
+      'ads.company_id',
     ])
     .where('ads.id', '=', id)
     .executeTakeFirst();
   if (!ad) throw new NotFound('errors.not-found');
-  const [path, attributes, values, photos] = await Promise.all([
+  const [path, attributes, values, photos, companies, userBadges, companyBadges] = await Promise.all([
     getCategoryPath(db, ad.category_slug),
     listCategoryAttributes(db, ad.category_slug),
     db.selectFrom('ad_attribute_values').selectAll().where('ad_id', '=', id).orderBy('id').execute(),
@@ -121,7 +135,11 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
       .where('ad_id', '=', id)
       .orderBy('position')
       .execute(),
+    companyMarks(db, ad.company_id === null ? [] : [ad.company_id]),
+    badgesOfUsers(db, ad.seller_id ? [ad.seller_id] : []),
+    badgesOfCompanies(db, ad.company_id === null ? [] : [ad.company_id]),
   ]);
+  const company = ad.company_id === null ? undefined : companies.get(ad.company_id);
   const area =
     ad.area_ar !== null
       ? { name_ar: ad.area_ar, name_en: ad.area_en as string, lat: ad.area_lat as number, lng: ad.area_lng as number }
@@ -180,8 +198,10 @@ export async function loadAdView(db: DB, id: number): Promise<AdView> {
           name: ad.seller_name as string,
           image: ad.seller_image,
           member_since: toIso(ad.seller_since),
+          badges: userBadges.get(ad.seller_id as string) ?? [],
         }
       : null,
+    company: company ? { ...company, badges: companyBadges.get(company.id) ?? [] } : null,
     contact: {
       phone: reachable && toBool(ad.contact_phone),
       whatsapp: reachable && toBool(ad.contact_whatsapp),

@@ -140,14 +140,16 @@ export interface AttributeTest {
 export const USD_IN_LYD = 5;
 
 /** The per-ad byte columns a filter can ask to be set, and the time columns it can bound from below. */
-export type FlagColumn = 'photos';
+export type FlagColumn = 'photos' | 'company';
 export type TimeColumn = 'bumped' | 'featuredUntil';
 
 /**
- * A test on a per-ad column: the byte is 1 (`flag`), or the time (ms since the epoch) is at or
- * after `min` (`at-least`). The URL's filters declare theirs in app/lib/search-filters.ts.
+ * A test on a per-ad column: the byte is 1 (`flag`; 0 with `clear`), or the time (ms since the
+ * epoch) is at or after `min` (`at-least`). The URL's filters declare theirs in app/lib/search-filters.ts.
  */
-export type ColumnTest = { kind: 'flag'; column: FlagColumn } | { kind: 'at-least'; column: TimeColumn; min: number };
+export type ColumnTest =
+  | { kind: 'flag'; column: FlagColumn; clear?: boolean }
+  | { kind: 'at-least'; column: TimeColumn; min: number };
 
 export interface ScanFilter {
   /** By category id: 1 where the category is in the query's scope; null for every category. */
@@ -266,6 +268,7 @@ const SLOT_COLUMNS = [
   'priceLyd',
   'currency',
   'photos',
+  'company',
   'alive',
   'bumped',
   'featuredUntil',
@@ -291,6 +294,8 @@ export class AdIndex {
   priceLyd = new Float64Array(1024);
   currency = new Uint8Array(1024);
   photos = new Uint8Array(1024);
+  /** 1 when the ad's owner belongs to a company (`ads.company_id`): the seller filter. */
+  company = new Uint8Array(1024);
   alive = new Uint8Array(1024);
   bumped = new Float64Array(1024);
   featuredUntil = new Float64Array(1024);
@@ -353,6 +358,7 @@ export class AdIndex {
     this.priceLyd[s] = row.currency === 1 ? row.price * USD_IN_LYD : row.price;
     this.currency[s] = row.currency;
     this.photos[s] = row.photos ? 1 : 0;
+    this.company[s] = row.company ? 1 : 0;
     this.bumped[s] = row.bumped;
     this.featuredUntil[s] = row.featuredUntil;
     this.lat[s] = row.lat;
@@ -682,7 +688,10 @@ export class AdIndex {
     if (scoped) n = keepByte(found, n, category, cats);
     if (box !== null && f.candidates !== null) n = keepInBox(found, n, this.lat, this.lng, box);
     for (const t of f.columns) {
-      n = t.kind === 'flag' ? keepByte(found, n, this[t.column], ONE) : keepAtLeast(found, n, this[t.column], t.min);
+      n =
+        t.kind === 'flag'
+          ? keepByte(found, n, this[t.column], t.clear ? ZERO : ONE)
+          : keepAtLeast(found, n, this[t.column], t.min);
     }
     if (pricey) n = keepPriced(found, priced, n, this.price, this.currency, lo, hi, f.currency);
     // Attribute tests last: a multiselect passes when any of its values does; a test of an
@@ -732,6 +741,8 @@ export class AdIndex {
 
 /** Byte 1 at index 1: the test "this flag is set". */
 const ONE = Uint8Array.of(0, 1);
+/** Byte 1 at index 0: the test "this flag is clear". */
+const ZERO = Uint8Array.of(1, 0);
 
 /** The live slots of these ids, in their order, into found; returns how many. */
 function collectIds(found: Int32Array, ids: readonly number[], slotOf: Int32Array): number {
@@ -892,6 +903,8 @@ export interface IndexRow {
   price: number;
   currency: number;
   photos: boolean;
+  /** The owner belongs to a company. */
+  company: boolean;
   bumped: number;
   featuredUntil: number;
   lat: number;
@@ -918,6 +931,7 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       'bumped_at',
       'published_at',
       'featured_until',
+      'company_id',
       // 1 or 0 on SQLite, a boolean on PostgreSQL.
       sql<number | boolean>`exists (select 1 from ad_images i where i.ad_id = ads.id)`.as('has_photos'),
       // A banned member's ads leave the index while the ban lasts (../ads/visibility.ts).
@@ -935,6 +949,7 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       price: r.price === null ? Number.NaN : toNumber(r.price),
       currency: r.currency === 'USD' ? 1 : 0,
       photos: toBool(r.has_photos),
+      company: r.company_id !== null,
       bumped: ms(r.bumped_at ?? r.published_at),
       featuredUntil: ms(r.featured_until),
       lat: position.lat,
@@ -1075,6 +1090,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
         agg(col('lng')).as('lng'),
         agg(epochMs(dialect, sql`coalesce(bumped_at, published_at)`)).as('bumped'),
         agg(epochMs(dialect, col('featured_until'))).as('featured'),
+        agg(sql`case when company_id is null then 0 else 1 end`).as('company'),
       ])
       .where('id', '>=', from)
       .where('id', '<', from + BUILD_BATCH)
@@ -1090,7 +1106,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       .where('ad_id', '<', from + BUILD_BATCH)
       .executeTakeFirst();
     const photoIds = numbersOf(withPhotos?.ids);
-    const [ids, category, city, area, price, currency, lat, lng, bumped, featured] = [
+    const [ids, category, city, area, price, currency, lat, lng, bumped, featured, company] = [
       r.id,
       r.category,
       r.city,
@@ -1101,6 +1117,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
       r.lng,
       r.bumped,
       r.featured,
+      r.company,
     ].map(numbersOf) as Float64Array[];
     for (let i = 0; i < (ids as Float64Array).length; i++) {
       const id = ids?.[i] as number;
@@ -1119,6 +1136,7 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
         price: price?.[i] as number,
         currency: currency?.[i] as number,
         photos: false,
+        company: company?.[i] === 1,
         bumped: Number.isNaN(bumped?.[i] as number) ? 0 : (bumped?.[i] as number),
         featuredUntil: Number.isNaN(featured?.[i] as number) ? 0 : (featured?.[i] as number),
         lat: at.lat,
