@@ -43,6 +43,7 @@ import { relayChats } from './realtime/chats.ts';
 import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
 import { createSmsSender } from './sms/index.ts';
+import { setSettingDefaults } from './domain/settings.ts';
 
 export interface StartOptions {
   /** Vite's dev middleware (development only). */
@@ -352,6 +353,8 @@ export interface RunningServer {
 export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const config = opts.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
+  // MODERATION is the mode until the super admin saves one (server/domain/settings.ts).
+  setSettingDefaults({ moderation: config.moderation });
   const database = openDatabase(config.database);
   if (!opts.skipPrepare) await prepareDatabase(config, database, logger);
 

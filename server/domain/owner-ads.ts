@@ -9,10 +9,11 @@ import { toBool, toIso, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
 import { findPendingChange } from './ads/changes.ts';
 import { attributeValues } from './ads/placing.ts';
-import { AD_RULES, countActiveAds } from './ads/rules.ts';
+import { countActiveAds } from './ads/rules.ts';
 import { bumpWait } from './ads/status.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
+import { type MarketSettings, readSettings } from './settings.ts';
 
 export { isOwnerTab, OWNER_TABS, type OwnerTab };
 
@@ -99,12 +100,13 @@ async function withCovers(
   rows: Awaited<ReturnType<ReturnType<typeof ownAdsQuery>['execute']>>,
   now = new Date(),
 ): Promise<OwnAd[]> {
-  const [cover, active] = await Promise.all([
+  const [cover, active, rules] = await Promise.all([
     coverUrls(
       db,
       rows.map((r) => r.id),
     ),
     rows.some((r) => r.status === 'expired') ? countActiveAds(db, userId) : 0,
+    readSettings(db),
   ]);
   return rows.map((r) => ({
     id: r.id,
@@ -125,7 +127,7 @@ async function withCovers(
     bumped_at: iso(r.bumped_at),
     photo: cover.get(r.id) ?? null,
     pending_change: toBool(r.pending_change),
-    repost: repostWhen(repostState(r.status, iso(r.bumped_at), active, now)),
+    repost: repostWhen(repostState(r.status, iso(r.bumped_at), active, now, rules)),
   }));
 }
 
@@ -316,14 +318,20 @@ interface RepostState {
   nextBumpAt: string | null;
 }
 
-/** The repost rule (AD_RULES in server/domain/ads/rules.ts) for an ad of `status` last bumped at `bumpedAt`. */
-function repostState(status: AdStatus, bumpedAt: string | null, active: number, now: Date): RepostState {
+/** The repost rule (the settings in force: server/domain/settings.ts) for an ad of `status` last bumped at `bumpedAt`. */
+function repostState(
+  status: AdStatus,
+  bumpedAt: string | null,
+  active: number,
+  now: Date,
+  rules: MarketSettings,
+): RepostState {
   if (status === 'expired') {
-    const full = active >= AD_RULES.freeActiveAds;
-    return { kind: 'renew', refusal: full ? `allowance-exceeded:${AD_RULES.freeActiveAds}` : null, nextBumpAt: null };
+    const full = active >= rules.freeActiveAds;
+    return { kind: 'renew', refusal: full ? `allowance-exceeded:${rules.freeActiveAds}` : null, nextBumpAt: null };
   }
   if (status !== 'published') return { kind: null, refusal: 'ad-not-repostable', nextBumpAt: null };
-  const wait = bumpWait(bumpedAt, now);
+  const wait = bumpWait(bumpedAt, now, rules.repostCooldownDays);
   return {
     kind: 'bump',
     nextBumpAt: wait > 0 ? new Date(now.getTime() + wait).toISOString() : null,
@@ -337,13 +345,13 @@ const repostWhen = (state: RepostState): OwnAd['repost'] => ({
 });
 
 export async function repostQuote(db: DB, userId: string, ad: OwnAd, now = new Date()): Promise<RepostQuote> {
-  const active = await countActiveAds(db, userId);
+  const [active, rules] = await Promise.all([countActiveAds(db, userId), readSettings(db)]);
   return {
-    ...repostState(ad.status, ad.bumped_at, active, now),
+    ...repostState(ad.status, ad.bumped_at, active, now, rules),
     active,
-    limit: AD_RULES.freeActiveAds,
-    cooldownDays: AD_RULES.repostCooldownDays,
+    limit: rules.freeActiveAds,
+    cooldownDays: rules.repostCooldownDays,
     lastBumpAt: ad.bumped_at,
-    lifetimeDays: AD_RULES.lifetimeDays,
+    lifetimeDays: rules.lifetimeDays,
   };
 }

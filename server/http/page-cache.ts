@@ -3,7 +3,8 @@
 // says `public` and that sets no cookie is kept, keyed by host and URL (the locale is in the path).
 // Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
-// with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
+// with that ad, its category, taxonomy or owner; a committed change of the catalogue's places drops
+// them all (server/domain/catalogue-changes.ts). Entries live at most `ttlMs` (other processes of a
 // cluster are not told of changes).
 //
 // An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
@@ -16,6 +17,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { onCatalogueChange } from '../domain/catalogue-changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
 /** A page answered from memory: the same bytes for every visitor, compressed once. */
@@ -192,7 +194,19 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  const unsubscribe = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  /** Every page goes: a change of the catalogue's places (names, order) shows on most of them. */
+  function clear() {
+    stats.invalidated += entries.size;
+    entries.clear();
+    byTag.clear();
+  }
+
+  const unsubscribeAds = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  const unsubscribeCatalogue = onCatalogueChange(clear);
+  const unsubscribe = () => {
+    unsubscribeAds();
+    unsubscribeCatalogue();
+  };
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.endsWith('.data')) return next();
@@ -313,5 +327,5 @@ export function createPageCache(options: PageCacheOptions) {
     next();
   }
 
-  return { middleware, invalidate, stats, size: () => entries.size, close: unsubscribe };
+  return { middleware, invalidate, clear, stats, size: () => entries.size, close: unsubscribe };
 }

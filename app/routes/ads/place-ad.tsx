@@ -10,13 +10,14 @@ import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { ownerTabOf, ownerTabPath } from '~/lib/owner-tabs.ts';
-import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
-import { AD_RULES, confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
+import { confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
 import type { Route } from './+types/place-ad';
 
@@ -45,11 +46,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
     return { kind: 'pick' as const, meta, crumbs, segments, taxonomy: taxonomy.slug, children };
   }
-  const [attributes, cities, active, phone] = await Promise.all([
+  const [attributes, cities, active, phone, rules] = await Promise.all([
     listCategoryAttributes(db(context), path.category.slug),
     listCities(db(context)),
     countActiveAds(db(context), user.id),
     confirmedPhone(db(context), user.id),
+    readSettings(db(context)),
   ]);
   return {
     kind: 'form' as const,
@@ -60,10 +62,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     form: {
       attributes,
       cities,
-      allowance: { used: active, limit: AD_RULES.freeActiveAds },
+      allowance: { used: active, limit: rules.freeActiveAds },
       // A new key per visit of the form: a second submit of the same form finds the first ad.
       submissionKey: crypto.randomUUID(),
-      moderation: services(context).config.moderation,
+      moderation: rules.moderation,
       phone,
     } satisfies AdFormData,
   };
@@ -80,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const info = requestInfo(context);
     const ad = await createAd(
       db(context),
-      { moderation: services(context).config.moderation },
+      {},
       { id: user.id, ip: info.ip, userAgent: info.userAgent },
       path,
       attributes,

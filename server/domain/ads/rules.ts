@@ -4,16 +4,18 @@ import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { toNumber } from '../../db/values.ts';
 import { Invalid } from '../errors.ts';
+import { BUILT_IN_SETTINGS, readSettings } from '../settings.ts';
 import { hasConfirmedPhone } from './view.ts';
 
-/** Business constants (docs/product/ads.md); the back office will make them settings. */
+/**
+ * The built-in values of the ad rules (docs/product/ads.md). What is in force is read with
+ * `readSettings` (server/domain/settings.ts): the super admin may change them at /admin/settings.
+ */
 export const AD_RULES = {
-  lifetimeDays: 30,
-  reminderDaysBefore: 3,
-  /** Ads a member may have pending or published at once without a package. */
-  freeActiveAds: 5,
-  /** A published ad may be bumped once per this many days. */
-  repostCooldownDays: 7,
+  lifetimeDays: BUILT_IN_SETTINGS.lifetimeDays,
+  reminderDaysBefore: BUILT_IN_SETTINGS.reminderDaysBefore,
+  freeActiveAds: BUILT_IN_SETTINGS.freeActiveAds,
+  repostCooldownDays: BUILT_IN_SETTINGS.repostCooldownDays,
 } as const;
 
 /** Statuses that count against the allowance and the member's active-ad count. */
@@ -50,7 +52,8 @@ export async function countActiveAds(db: DB, userId: string): Promise<number> {
 
 /** Refuses when the member already has as many pending or published ads as the free allowance. */
 export async function checkAllowance(trx: DB, userId: string) {
-  if ((await countActiveAds(trx, userId)) >= AD_RULES.freeActiveAds) {
-    throw new Invalid({ form: [`allowance-exceeded:${AD_RULES.freeActiveAds}`] });
+  const { freeActiveAds } = await readSettings(trx);
+  if ((await countActiveAds(trx, userId)) >= freeActiveAds) {
+    throw new Invalid({ form: [`allowance-exceeded:${freeActiveAds}`] });
   }
 }

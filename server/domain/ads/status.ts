@@ -8,9 +8,10 @@ import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { tellFavoriters } from '../favorites.ts';
 import { notify } from '../notifications.ts';
+import { readSettings } from '../settings.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { dropPendingChange } from './placing.ts';
-import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
+import { type Actor, checkAllowance, DAY } from './rules.ts';
 
 /** The status machine (docs/product/ads.md): who may move an ad from where to where. */
 const MOVES = {
@@ -29,11 +30,11 @@ export type AdMove = keyof typeof MOVES;
  * had been published, edited and resubmitted) keeps its place in the listings and its expiry
  * while that expiry lies ahead: an edit is not a free repost.
  */
-function publication(ad: AdRow, move: AdMove, now: Date) {
+function publication(ad: AdRow, move: AdMove, now: Date, lifetimeDays: number) {
   const fresh = {
     published_at: now,
     bumped_at: now,
-    expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY),
+    expires_at: new Date(now.getTime() + lifetimeDays * DAY),
   };
   const expires = ad.expires_at ? new Date(ad.expires_at) : null;
   if (move !== 'approve' || !ad.published_at || !ad.bumped_at || !expires || expires <= now) return fresh;
@@ -86,6 +87,7 @@ export async function moveAd(
     // Renewing makes the ad active again: the allowance must have room for it.
     if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id);
     const live = rule.to === 'published';
+    const { lifetimeDays } = await readSettings(trx);
     // Conditional on the status just read: of two simultaneous moves, only one applies.
     const moved = await trx
       .updateTable('ads')
@@ -93,7 +95,7 @@ export async function moveAd(
         status: rule.to,
         updated_at: now,
         ...(move === 'reject' ? { rejection_reason: options.reason } : {}),
-        ...(live ? publication(ad, move, now) : {}),
+        ...(live ? publication(ad, move, now, lifetimeDays) : {}),
         ...(move === 'delete' ? { deleted_at: now } : {}),
       })
       .where('id', '=', id)
@@ -125,10 +127,13 @@ export async function moveAd(
   });
 }
 
-/** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
-export function bumpWait(bumpedAt: Date | string | null, now: Date): number {
+/**
+ * Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now), with a
+ * cool-down of `cooldownDays` (the setting: server/domain/settings.ts).
+ */
+export function bumpWait(bumpedAt: Date | string | null, now: Date, cooldownDays: number): number {
   const last = bumpedAt ? new Date(bumpedAt).getTime() : 0;
-  return last + AD_RULES.repostCooldownDays * DAY - now.getTime();
+  return last + cooldownDays * DAY - now.getTime();
 }
 
 /**
@@ -144,7 +149,7 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
   if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
   await withTransaction(db, async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
-    const wait = bumpWait(fresh.bumped_at, now);
+    const wait = bumpWait(fresh.bumped_at, now, (await readSettings(trx)).repostCooldownDays);
     if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
     await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
     await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
@@ -183,7 +188,7 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
 
 /** Owners are told once, a few days before their ad expires (a scheduled job). Returns how many. */
 export async function remindExpiringAds(db: DB, now = new Date()): Promise<number> {
-  const soon = new Date(now.getTime() + AD_RULES.reminderDaysBefore * DAY);
+  const soon = new Date(now.getTime() + (await readSettings(db)).reminderDaysBefore * DAY);
   const due = await db
     .selectFrom('ads')
     .select(['id', 'user_id', 'title', 'expires_at'])
