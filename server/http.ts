@@ -24,6 +24,7 @@ import { recordAdView } from './domain/ads/view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { titleWords } from './domain/search/suggest.ts';
+import { setSettingDefaults } from './domain/settings.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { authEndpoints } from './http/auth-endpoints.ts';
 import { API_BODY_LIMIT, apiBodies } from './http/body.ts';
@@ -43,7 +44,6 @@ import { relayChats } from './realtime/chats.ts';
 import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
 import { createSmsSender } from './sms/index.ts';
-import { setSettingDefaults } from './domain/settings.ts';
 
 export interface StartOptions {
   /** Vite's dev middleware (development only). */

@@ -121,7 +121,9 @@ export async function saveSettings(db: DB, actor: Actor, next: MarketSettings): 
       await tx
         .insertInto('settings')
         .values({ key, value: JSON.stringify({ value: next[name] }), updated_at: at })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify({ value: next[name] }), updated_at: at }))
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({ value: JSON.stringify({ value: next[name] }), updated_at: at }),
+        )
         .execute();
     }
     await recordRevision(tx, actor, { type: 'settings', id: 'marketplace' }, 'update', changes);

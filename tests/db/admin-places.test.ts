@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../../app/lib/search-query.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toJson } from '../../server/db/values.ts';
-import { retryJob, listJobs } from '../../server/domain/admin/jobs.ts';
+import { listJobs, retryJob } from '../../server/domain/admin/jobs.ts';
 import {
   createArea,
   createCity,
@@ -106,7 +106,12 @@ describe.each(dialects)('back office places, jobs and settings on %s', (dialect)
     const into = await cityId('misrata');
     const ads = [
       await placeSearchAd(t, { title: 'سيارة تويوتا', category: 'toyota', city: 'ghadamesia' }),
-      await placeSearchAd(t, { title: 'تويوتا ثانية', category: 'toyota', city: 'ghadamesia', area: 'ghadamesia-centre' }),
+      await placeSearchAd(t, {
+        title: 'تويوتا ثانية',
+        category: 'toyota',
+        city: 'ghadamesia',
+        area: 'ghadamesia-centre',
+      }),
       await placeSearchAd(t, { title: 'تويوتا مسودة', category: 'toyota', city: 'ghadamesia', status: 'draft' }),
     ];
     const misrataBefore = (await search(t, q('city=misrata'))).total;
@@ -117,7 +122,11 @@ describe.each(dialects)('back office places, jobs and settings on %s', (dialect)
       .insertInto('saved_searches')
       .values({ user_id: 'staff-1', name: 'Oasis', query: 'city=ghadamesia&area=ghadamesia-centre&q=x' })
       .execute();
-    const saved = await t.db.selectFrom('saved_searches').select('id').where('name', '=', 'Oasis').executeTakeFirstOrThrow();
+    const saved = await t.db
+      .selectFrom('saved_searches')
+      .select('id')
+      .where('name', '=', 'Oasis')
+      .executeTakeFirstOrThrow();
     await t.db
       .insertInto('saved_search_index')
       .values({
@@ -171,12 +180,16 @@ describe.each(dialects)('back office places, jobs and settings on %s', (dialect)
     expect(await mergeArea(t.db, dialect, actor, into, area, other)).toBe(1);
     expect((await search(t, q('city=misrata&area=misrata-spare'))).ids).toEqual([ads[1]]);
     expect((await search(t, q('q=oasiscentre'))).total).toBe(0);
-    await deleteArea(t.db, actor, into, other).catch((e) => expect(e.errors.form).toEqual(['admin:places.errors.has-ads']));
+    await deleteArea(t.db, actor, into, other).catch((e) =>
+      expect(e.errors.form).toEqual(['admin:places.errors.has-ads']),
+    );
   });
 
   it('refuses a merge into itself or into a city that does not exist', async () => {
     const from = await createCity(t.db, actor, place('selfish', 'Selfish'));
-    await expect(mergeCity(t.db, dialect, actor, from, from)).rejects.toMatchObject({ errors: { into: ['merge-self'] } });
+    await expect(mergeCity(t.db, dialect, actor, from, from)).rejects.toMatchObject({
+      errors: { into: ['merge-self'] },
+    });
     await expect(mergeCity(t.db, dialect, actor, from, 999_999)).rejects.toMatchObject({ errors: { into: ['in'] } });
     expect(await t.db.selectFrom('cities').select('id').where('id', '=', from).executeTakeFirst()).toBeTruthy();
   });

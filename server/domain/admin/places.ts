@@ -249,7 +249,7 @@ async function updatePlace(
       // Their ads are found by the place's names: their text rows are written again.
       const column = table === 'cities' ? 'city_id' : 'area_id';
       const ids = (await tx.selectFrom('ads').select('id').where(column, '=', id).execute()).map((r) => r.id);
-      await touchAds(tx, dialect, ids, new Date(), true);
+      await touchAds(tx, dialect, ids, new Date(), { dates: true });
     }
     // Moved coordinates reach the map when the search engine sees the catalogue change (it builds
     // its index again: server/domain/search/service.ts).
@@ -367,30 +367,58 @@ export async function deleteArea(db: DB, actor: Actor, cityId: number, id: numbe
 const TEXT_BATCH = 2_000;
 
 /**
- * Marks these ads changed (`updated_at`: search, the text cache and the sitemap follow) and, with
- * `words`, writes their text rows again with the place words they have now.
+ * SQLite's page cache while a merge or rename rewrites many ads (KiB; SQLite's default is 2 MB):
+ * with the default, 100 000 ads' rows and their text index pages are read back from disk again
+ * and again. Per connection, set back afterwards.
  */
-async function touchAds(tx: Tx, dialect: DialectName, ids: number[], now: Date, words: boolean): Promise<void> {
-  if (ids.length === 0) return;
-  const catalogue = words ? await loadCatalogueWords(tx) : null;
-  for (let i = 0; i < ids.length; i += TEXT_BATCH) {
-    const batch = ids.slice(i, i + TEXT_BATCH);
-    await tx.updateTable('ads').set({ updated_at: now }).where('id', 'in', batch).execute();
-    if (!catalogue) continue;
-    const [texts, places] = await Promise.all([
-      tx.selectFrom('ad_search').select(['ad_id', 'title', 'body', 'terms']).where('ad_id', 'in', batch).execute(),
-      adPlaces(tx, batch),
-    ]);
-    const rows: Pick<Insertable<Database['ad_search']>, 'ad_id' | 'terms' | 'stems'>[] = [];
-    for (const t of texts) {
-      const place = places.get(t.ad_id);
-      if (!place) continue;
-      const terms = catalogueText(catalogue, place);
-      if (terms === t.terms) continue;
-      rows.push({ ad_id: t.ad_id, terms, stems: stemsOf(t.title, t.body, terms) });
-    }
-    await writeTerms(tx, dialect, rows);
+const BULK_CACHE_KIB = 262_144;
+
+async function withBulkCache<T>(tx: Tx, dialect: DialectName, fn: () => Promise<T>): Promise<T> {
+  if (dialect !== 'sqlite') return fn();
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(tx);
+  const before = Number(rows[0]?.cache_size ?? -2000);
+  await sql.raw(`pragma cache_size = ${-BULK_CACHE_KIB}`).execute(tx);
+  try {
+    return await fn();
+  } finally {
+    await sql.raw(`pragma cache_size = ${before}`).execute(tx);
   }
+}
+
+/**
+ * Writes these ads' text rows again with the place words they have now, and with `dates` marks
+ * them changed (`updated_at`: search, its text cache and the sitemap follow; a merge sets it in
+ * its own update). In id order, so the text index is written in its own order.
+ */
+async function touchAds(
+  tx: Tx,
+  dialect: DialectName,
+  ids: number[],
+  now: Date,
+  options: { dates: boolean },
+): Promise<void> {
+  if (ids.length === 0) return;
+  const sorted = [...ids].sort((a, b) => a - b);
+  const catalogue = await loadCatalogueWords(tx);
+  await withBulkCache(tx, dialect, async () => {
+    for (let i = 0; i < sorted.length; i += TEXT_BATCH) {
+      const batch = sorted.slice(i, i + TEXT_BATCH);
+      if (options.dates) await tx.updateTable('ads').set({ updated_at: now }).where('id', 'in', batch).execute();
+      const [texts, places] = await Promise.all([
+        tx.selectFrom('ad_search').select(['ad_id', 'title', 'body', 'terms']).where('ad_id', 'in', batch).execute(),
+        adPlaces(tx, batch),
+      ]);
+      const rows: Pick<Insertable<Database['ad_search']>, 'ad_id' | 'terms' | 'stems'>[] = [];
+      for (const t of texts) {
+        const place = places.get(t.ad_id);
+        if (!place) continue;
+        const terms = catalogueText(catalogue, place);
+        if (terms === t.terms) continue;
+        rows.push({ ad_id: t.ad_id, terms, stems: stemsOf(t.title, t.body, terms) });
+      }
+      await writeTerms(tx, dialect, rows);
+    }
+  });
 }
 
 /** Writes the terms and stems of these text rows: one statement per batch on PostgreSQL. */
@@ -438,7 +466,7 @@ export async function mergeCity(
     if (!source) throw new NotFound('errors.not-found');
     if (!target) throw new Invalid({ into: ['in'] });
     const ids = (await tx.selectFrom('ads').select('id').where('city_id', '=', from).execute()).map((r) => r.id);
-    await tx.updateTable('ads').set({ city_id: into }).where('city_id', '=', from).execute();
+    await tx.updateTable('ads').set({ city_id: into, updated_at: now }).where('city_id', '=', from).execute();
 
     const areas = await tx
       .selectFrom('areas')
@@ -458,7 +486,7 @@ export async function mergeCity(
     }
     await tx.updateTable('users').set({ city_id: into }).where('city_id', '=', from).execute();
     await moveSavedSearches(tx, { city: [source.slug, target.slug], cityId: [from, into] });
-    await touchAds(tx, dialect, ids, now, true);
+    await touchAds(tx, dialect, ids, now, { dates: false });
     await tx.deleteFrom('cities').where('id', '=', from).execute();
     await recordRevision(tx, actor, subjectOf('cities', from), 'merge', {
       merged_into: [null, into],
@@ -493,9 +521,9 @@ export async function mergeArea(
     if (!source) throw new NotFound('errors.not-found');
     if (!target) throw new Invalid({ into: ['in'] });
     const ids = (await tx.selectFrom('ads').select('id').where('area_id', '=', from).execute()).map((r) => r.id);
-    await tx.updateTable('ads').set({ area_id: into }).where('area_id', '=', from).execute();
+    await tx.updateTable('ads').set({ area_id: into, updated_at: now }).where('area_id', '=', from).execute();
     await moveSavedSearches(tx, { area: [source.slug, target.slug], areaId: [from, into] });
-    await touchAds(tx, dialect, ids, now, true);
+    await touchAds(tx, dialect, ids, now, { dates: false });
     await tx.deleteFrom('areas').where('id', '=', from).execute();
     await recordRevision(tx, actor, subjectOf('areas', from), 'merge', {
       merged_into: [null, into],
