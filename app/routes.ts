@@ -20,6 +20,10 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/cities', 'routes/admin/cities.tsx', { id: id('admin.cities') }),
+      route('admin/cities/:id/areas', 'routes/admin/city-areas.tsx', { id: id('admin.city-areas') }),
+      route('admin/jobs', 'routes/admin/jobs.tsx', { id: id('admin.jobs') }),
+      route('admin/settings', 'routes/admin/settings.tsx', { id: id('admin.settings') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -17,7 +17,7 @@ import { changedFields, recordRevision } from './audit.ts';
 
 export { MODERATION_MODES, type ModerationMode, SETTING_BOUNDS };
 
-export interface MarketSettings {
+export type MarketSettings = {
   /** `pre`: new ads and reviewed edits wait for staff; `post`: they go live at once. */
   moderation: ModerationMode;
   /** Ads a member may have pending or published at once without a package. */
@@ -28,7 +28,7 @@ export interface MarketSettings {
   reminderDaysBefore: number;
   /** A published ad may be bumped once per this many days. */
   repostCooldownDays: number;
-}
+};
 
 /** The row key of each setting. */
 export const SETTING_KEYS = {
@@ -90,6 +90,9 @@ async function load(db: DB): Promise<MarketSettings> {
   }
   return out as unknown as MarketSettings;
 }
+
+/** The settings as stored now, without this process's copy (the settings page's form). */
+export const readStoredSettings = (db: DB): Promise<MarketSettings> => load(db);
 
 /** The settings in force: saved values, defaults for the others. */
 export function readSettings(db: DB, now = Date.now()): Promise<MarketSettings> {

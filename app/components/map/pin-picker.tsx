@@ -17,9 +17,15 @@ export interface Pin {
 export function PinPicker({
   value: pin,
   onChange: setPin,
+  inputs = true,
+  removable = true,
 }: {
   value: Pin | null;
   onChange: (pin: Pin | null) => void;
+  /** Render the hidden `lat`/`lng` inputs (false: the form has inputs of its own for them). */
+  inputs?: boolean;
+  /** Offer to remove the pin (false: a place that must have one, e.g. a city's centre). */
+  removable?: boolean;
 }) {
   const { t } = useT('ads');
   useAreaCatalogues('placing');
@@ -85,8 +91,12 @@ export function PinPicker({
         role="application"
         aria-label={t('placing:form.map-label')}
       />
-      <input type="hidden" name="lat" value={pin ? String(pin.lat) : ''} />
-      <input type="hidden" name="lng" value={pin ? String(pin.lng) : ''} />
+      {inputs ? (
+        <>
+          <input type="hidden" name="lat" value={pin ? String(pin.lat) : ''} />
+          <input type="hidden" name="lng" value={pin ? String(pin.lng) : ''} />
+        </>
+      ) : null}
       <Group gap="xs" justify="space-between">
         <Text size="sm" c="dimmed" role="status">
           {pin ? t('placing:form.map-pinned') : t('placing:form.map-none')}
@@ -104,7 +114,7 @@ export function PinPicker({
           >
             {t('placing:form.map-pin-centre')}
           </Button>
-          {pin ? (
+          {pin && removable ? (
             <Button variant="subtle" color="red" size="compact-sm" radius="xl" onClick={() => setPin(null)}>
               {t('placing:form.map-remove')}
             </Button>

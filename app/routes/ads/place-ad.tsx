@@ -17,8 +17,8 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
 import { confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
-import { readSettings } from '../../../server/domain/settings.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the

@@ -16,9 +16,9 @@ import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, updateAd } from '../../../server/domain/ads/placing.ts';
 import { confirmedPhone } from '../../../server/domain/ads/rules.ts';
-import { readSettings } from '../../../server/domain/settings.ts';
 import { listCategoryAttributes, listCities } from '../../../server/domain/catalog.ts';
 import { editableAd, ownAd } from '../../../server/domain/owner-ads.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import type { Route } from './+types/edit-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 

@@ -31,10 +31,10 @@ export interface JobRow {
 
 const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(toNumber(ms)).toISOString());
 
-/** One page of the jobs of `status` (newest first), searched by name or error. */
+/** One page of the jobs (of `status`, or all), newest first, searched by name or error. */
 export async function listJobs(
   db: DB,
-  query: { status: JobStatus; q: string; after: string | null },
+  query: { status: JobStatus | null; q: string; after: string | null },
 ): Promise<{ rows: JobRow[]; next: string | null }> {
   let base = db
     .selectFrom('jobs')
@@ -49,8 +49,8 @@ export async function listJobs(
       'created_at',
       'finished_at',
       'payload',
-    ])
-    .where('status', '=', query.status);
+    ]);
+  if (query.status) base = base.where('status', '=', query.status);
   if (query.q) {
     const p = containsPattern(query.q);
     base = base.where((eb) =>

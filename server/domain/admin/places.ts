@@ -17,13 +17,13 @@ import { Invalid, NotFound } from '../errors.ts';
 import { adPlaces, catalogueText, loadCatalogueWords, stemsOf } from '../search/text-index.ts';
 import { type Cursor, containsPattern, decodeCursor, keysetPage } from './keyset.ts';
 
-export interface PlaceInput {
+export type PlaceInput = {
   slug: string;
   name_ar: string;
   name_en: string;
   lat: number;
   lng: number;
-}
+};
 
 export interface PlaceRow extends PlaceInput {
   id: number;
@@ -318,14 +318,7 @@ export async function deleteCity(db: DB, actor: Actor, id: number): Promise<void
     await tx.deleteFrom('areas').where('city_id', '=', id).execute();
     await tx.deleteFrom('cities').where('id', '=', id).execute();
     await recordRevision(tx, actor, subjectOf('cities', id), 'delete', {
-      ...changedFields(
-        { slug: city.slug, name_ar: city.name_ar, name_en: city.name_en },
-        {
-          slug: null,
-          name_ar: null,
-          name_en: null,
-        },
-      ),
+      ...{ slug: [city.slug, null], name_ar: [city.name_ar, null], name_en: [city.name_en, null] },
       areas: [areas.map((a) => a.id), []],
     });
     announce(tx, afterCommit);
@@ -345,20 +338,11 @@ export async function deleteArea(db: DB, actor: Actor, cityId: number, id: numbe
       throw hasAdsError();
     }
     await tx.deleteFrom('areas').where('id', '=', id).execute();
-    await recordRevision(
-      tx,
-      actor,
-      subjectOf('areas', id),
-      'delete',
-      changedFields(
-        { slug: area.slug, name_ar: area.name_ar, name_en: area.name_en },
-        {
-          slug: null,
-          name_ar: null,
-          name_en: null,
-        },
-      ),
-    );
+    await recordRevision(tx, actor, subjectOf('areas', id), 'delete', {
+      slug: [area.slug, null],
+      name_ar: [area.name_ar, null],
+      name_en: [area.name_en, null],
+    });
     announce(tx, afterCommit);
   });
 }
