@@ -31,17 +31,38 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/cities', permission: 'view-cities' },
+  { path: '/en/admin/cities?q=a&sort=name', permission: 'view-cities' },
+  { path: '/admin/cities', permission: 'update-cities', also: ['view-cities'], form: { intent: 'create' } },
+  // The first seeded city (Tripoli).
+  { path: '/admin/cities/1/areas', permission: 'update-cities' },
+  { path: '/en/admin/cities/1/areas', permission: 'update-cities', form: { intent: 'area-create' } },
+  { path: '/en/admin/cities/1/areas', permission: 'update-cities', form: { intent: 'city-merge', into: '' } },
+  { path: '/admin/jobs', permission: 'view-dashboard' },
+  { path: '/en/admin/jobs?status=dead', permission: 'view-dashboard' },
+  { path: '/admin/jobs', permission: 'view-dashboard', form: { intent: 'retry', id: 'none' } },
+  { path: '/admin/settings', permission: 'super-admin' },
+  { path: '/en/admin/settings', permission: 'super-admin', form: { moderation: 'sometimes' } },
 ];
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
+/** Each registration from its own address: the sign-up rate limit counts per address (TRUST_PROXY is on). */
+let registrations = 0;
+
 async function register(name: string): Promise<{ email: string; password: string }> {
+  registrations++;
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
   const password = 'matrix-password';
   const res = await fetch(`${base}/en/register`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': `10.77.${Math.floor(registrations / 250)}.${registrations % 250}`,
+    },
     body: new URLSearchParams({
       name,
       login: email,
