@@ -60,7 +60,8 @@ describe('cities', () => {
 
   it('refuses bad input with 422 and adds nothing', async () => {
     const slug = `oasis-${RUN}`;
-    for (const bad of [{ lat: '200' }, { lng: 'east' }, { slug: 'Not A Slug!' }, { name_ar: '' }]) {
+    const bads: Record<string, string>[] = [{ lat: '200' }, { lng: 'east' }, { slug: 'Not A Slug!' }, { name_ar: '' }];
+    for (const bad of bads) {
       const res = await admin.post('/en/admin/cities', { intent: 'create', ...place(slug, bad) });
       expect(res.status, JSON.stringify(bad)).toBe(422);
     }
@@ -115,7 +116,9 @@ describe('cities', () => {
     expect((await admin.post(path, { intent: 'area-create', ...place(b) })).status).toBe(302);
     const ids = (slug: string) => query<{ id: number }>('select id from areas where slug = ?', slug)[0]?.id as number;
     const order = () =>
-      query<{ slug: string }>('select slug from areas where city_id = ? order by position, id', sabha).map((r) => r.slug);
+      query<{ slug: string }>('select slug from areas where city_id = ? order by position, id', sabha).map(
+        (r) => r.slug,
+      );
     expect(order().slice(-2)).toEqual([a, b]);
     expect((await admin.post(path, { intent: 'area-up', area: String(ids(b)) })).status).toBe(302);
     expect(order().slice(-2)).toEqual([b, a]);

@@ -32,6 +32,7 @@ export function PlaceForm({
   lastResult,
   formError,
   hidden,
+  centre,
 }: {
   id: string;
   title: string;
@@ -42,6 +43,8 @@ export function PlaceForm({
   formError?: string;
   /** Extra hidden fields (the area being edited). */
   hidden?: Record<string, string>;
+  /** Where the map opens for a new place (a new area: its city's centre). */
+  centre?: Pin;
 }) {
   const { t } = useT('admin');
   const fieldError = useFieldError();
@@ -85,6 +88,8 @@ export function PlaceForm({
             value={pin}
             inputs={false}
             removable={false}
+            centre={centre}
+            noneText={t('places.map-none')}
             onChange={(next) => {
               if (!next) return;
               setLat(String(next.lat));

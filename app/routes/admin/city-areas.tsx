@@ -367,6 +367,7 @@ export default function CityAreas({ loaderData, actionData }: Route.ComponentPro
           title={t('places.add-area')}
           intent="area-create"
           submit={t('places.create')}
+          centre={{ lat: city.lat, lng: city.lng }}
           lastResult={mine('area-create')?.result}
           formError={mine('area-create')?.formError}
         />
