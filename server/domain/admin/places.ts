@@ -384,6 +384,7 @@ async function touchAds(
   if (ids.length === 0) return;
   const sorted = [...ids].sort((a, b) => a - b);
   const catalogue = await loadCatalogueWords(tx);
+  const stems = memoStems();
   await withBulkCache(tx, dialect, async () => {
     for (let i = 0; i < sorted.length; i += TEXT_BATCH) {
       const batch = sorted.slice(i, i + TEXT_BATCH);
@@ -398,11 +399,34 @@ async function touchAds(
         if (!place) continue;
         const terms = catalogueText(catalogue, place);
         if (terms === t.terms) continue;
-        rows.push({ ad_id: t.ad_id, terms, stems: stemsOf(t.title, t.body, terms) });
+        rows.push({ ad_id: t.ad_id, terms, stems: stems(t.title, t.body, terms) });
       }
       await writeTerms(tx, dialect, rows);
     }
   });
+}
+
+/**
+ * `stemsOf` (./../search/text-index.ts) with each word's stem kept: the ads of a city share most
+ * of their words, and stemming is most of a rewrite's work in this process.
+ */
+function memoStems(): (...texts: string[]) => string {
+  const known = new Map<string, string>();
+  return (...texts) => {
+    const out = new Set<string>();
+    for (const text of texts) {
+      for (const word of text.split(' ')) {
+        if (word === '') continue;
+        let s = known.get(word);
+        if (s === undefined) {
+          s = stemsOf(word);
+          known.set(word, s);
+        }
+        if (s !== '') out.add(s);
+      }
+    }
+    return [...out].join(' ');
+  };
 }
 
 /** Writes the terms and stems of these text rows: one statement per batch on PostgreSQL. */
