@@ -24,6 +24,11 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/cities/:id/areas', 'routes/admin/city-areas.tsx', { id: id('admin.city-areas') }),
       route('admin/jobs', 'routes/admin/jobs.tsx', { id: id('admin.jobs') }),
       route('admin/settings', 'routes/admin/settings.tsx', { id: id('admin.settings') }),
+      route('admin/packages', 'routes/admin/packages.tsx', { id: id('admin.packages') }),
+      route('admin/packages/new', 'routes/admin/package.tsx', { id: id('admin.package.new') }),
+      route('admin/packages/subscriptions', 'routes/admin/subscriptions.tsx', { id: id('admin.subscriptions') }),
+      route('admin/packages/grant', 'routes/admin/grant-package.tsx', { id: id('admin.grant-package') }),
+      route('admin/packages/:id', 'routes/admin/package.tsx', { id: id('admin.package') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

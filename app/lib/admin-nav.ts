@@ -17,7 +17,7 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: true },
   { path: '/admin/users', key: 'users', permission: 'view-users', ready: false },
   { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: false },
-  { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: false },
+  { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: true },
   { path: '/admin/companies', key: 'companies', permission: 'view-companies', ready: false },
   { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: false },
   { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: true },

@@ -24,6 +24,8 @@ export const FLASH_MESSAGES = {
   unchanged: 'placing:mine.done.unchanged',
   renewed: 'placing:mine.done.renewed',
   bumped: 'placing:mine.done.bumped',
+  // The own-ad page's feature button (a package's featured ad).
+  'ad-featured': 'placing:mine.done.featured',
   // The sections of the profile settings.
   'saved-profile': 'profile:saved.profile',
   'saved-avatar': 'profile:saved.avatar',

@@ -400,6 +400,64 @@ export interface FavoritesTable {
   created_at: Timestamp;
 }
 
+/** Whole units of money (bigint: strings from PostgreSQL). */
+type Money = ColumnType<number | string, number, number>;
+
+export type PackageAudience = 'individual' | 'company';
+
+/** A package staff sell (migration 0022; docs/product/back-office.md, "Packages"). */
+export interface PackagesTable {
+  id: Generated<number>;
+  name_ar: string;
+  name_en: string;
+  description_ar: string | null;
+  description_en: string | null;
+  price: Money;
+  currency: string;
+  duration_days: number;
+  max_active_ads: number;
+  featured_ads: number;
+  reposts: number;
+  audience: PackageAudience;
+  active: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PaymentMethod = 'offline' | 'bank-transfer';
+
+/** Money recorded for a grant (server/domain/packages/payments.ts). */
+export interface PaymentsTable {
+  id: Generated<number>;
+  provider: string;
+  method: PaymentMethod;
+  reference: string;
+  amount: Money;
+  currency: string;
+  user_id: string | null;
+  recorded_by: string | null;
+  created_at: Timestamp;
+}
+
+/** One grant of a package to a member (or, later, a company), with its counters. */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  package_id: number;
+  user_id: string | null;
+  company_id: number | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  max_active_ads: number;
+  featured_ads: number;
+  reposts: number;
+  featured_remaining: number;
+  reposts_remaining: number;
+  granted_by: string | null;
+  payment_id: number | null;
+  reminded_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
@@ -437,6 +495,9 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   user_blocks: { blocker_id: string; blocked_id: string; created_at: Timestamp };
   favorites: FavoritesTable;
+  packages: PackagesTable;
+  payments: PaymentsTable;
+  subscriptions: SubscriptionsTable;
   /** Normalised words of each ad's title and description (the text index's source). */
   /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
   ad_search: {

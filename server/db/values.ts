@@ -13,3 +13,10 @@ export function toJson<T>(v: unknown, fallback: T): T {
   }
   return v as T;
 }
+
+/** Whether `error` is the database refusing a duplicate of a unique index (PostgreSQL 23505, SQLite's constraint). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  return e.code === '23505' || (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'));
+}

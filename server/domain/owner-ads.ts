@@ -9,10 +9,11 @@ import { toBool, toIso, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls, coverUrls } from './ad-images.ts';
 import { findPendingChange } from './ads/changes.ts';
 import { attributeValues } from './ads/placing.ts';
-import { countActiveAds } from './ads/rules.ts';
+import { AD_RULES, activeAdLimit, countActiveAds } from './ads/rules.ts';
 import { bumpWait } from './ads/status.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
+import { creditsLeft } from './packages/allowance.ts';
 import { type MarketSettings, readSettings } from './settings.ts';
 
 export { isOwnerTab, OWNER_TABS, type OwnerTab };
@@ -100,13 +101,16 @@ async function withCovers(
   rows: Awaited<ReturnType<ReturnType<typeof ownAdsQuery>['execute']>>,
   now = new Date(),
 ): Promise<OwnAd[]> {
-  const [cover, active, rules] = await Promise.all([
+  const [cover, allowance] = await Promise.all([
     coverUrls(
       db,
       rows.map((r) => r.id),
     ),
-    rows.some((r) => r.status === 'expired') ? countActiveAds(db, userId) : 0,
-    readSettings(db),
+    repostAllowance(db, userId, {
+      renew: rows.some((r) => r.status === 'expired'),
+      bump: rows.some((r) => r.status === 'published'),
+      now,
+    }),
   ]);
   return rows.map((r) => ({
     id: r.id,
@@ -127,7 +131,7 @@ async function withCovers(
     bumped_at: iso(r.bumped_at),
     photo: cover.get(r.id) ?? null,
     pending_change: toBool(r.pending_change),
-    repost: repostWhen(repostState(r.status, iso(r.bumped_at), active, now, rules)),
+    repost: repostWhen(repostState(r.status, iso(r.bumped_at), allowance, now)),
   }));
 }
 
@@ -297,12 +301,17 @@ export async function editableAd(db: DB, userId: string, id: number): Promise<Ed
 
 /**
  * What a repost of the member's ad would do, for the confirmation page (docs/product/ads.md): renew an
- * expired ad (one place of the allowance) or bump a published one (once per cool-down), or why not.
+ * expired ad (one place of the allowance) or bump a published one (once per cool-down, or sooner with
+ * one of the member's package reposts), or why not.
  */
 export interface RepostQuote {
   kind: 'renew' | 'bump' | null;
   /** Why the repost cannot happen now (an error code, `repost-cooldown:<days>` with the days left). */
   refusal: string | null;
+  /** The bump is within the cool-down and spends one of the member's package reposts. */
+  usesRepost: boolean;
+  /** Package reposts the member has left. */
+  reposts: number;
   active: number;
   limit: number;
   cooldownDays: number;
@@ -316,42 +325,92 @@ interface RepostState {
   kind: 'renew' | 'bump' | null;
   refusal: string | null;
   nextBumpAt: string | null;
+  usesRepost: boolean;
 }
 
-/** The repost rule (the settings in force: server/domain/settings.ts) for an ad of `status` last bumped at `bumpedAt`. */
-function repostState(
-  status: AdStatus,
-  bumpedAt: string | null,
-  active: number,
-  now: Date,
-  rules: MarketSettings,
-): RepostState {
+/** The member's active ads against their allowance, and their package reposts left. */
+interface RepostAllowance {
+  active: number;
+  limit: number;
+  reposts: number;
+  /** The settings in force (server/domain/settings.ts): the cool-down and the lifetime. */
+  rules: MarketSettings;
+}
+
+async function repostAllowance(
+  db: DB,
+  userId: string,
+  need: { renew: boolean; bump: boolean; now: Date },
+): Promise<RepostAllowance> {
+  const [active, limit, reposts, rules] = await Promise.all([
+    need.renew ? countActiveAds(db, userId) : 0,
+    need.renew ? activeAdLimit(db, userId, need.now) : AD_RULES.freeActiveAds,
+    need.bump ? creditsLeft(db, userId, 'reposts', need.now) : 0,
+    readSettings(db),
+  ]);
+  return { active, limit, reposts, rules };
+}
+
+/**
+ * The repost rule (the settings in force, server/domain/settings.ts, with the member's packages) for an ad of
+ * `status` last bumped at `bumpedAt`.
+ */
+function repostState(status: AdStatus, bumpedAt: string | null, allowance: RepostAllowance, now: Date): RepostState {
   if (status === 'expired') {
-    const full = active >= rules.freeActiveAds;
-    return { kind: 'renew', refusal: full ? `allowance-exceeded:${rules.freeActiveAds}` : null, nextBumpAt: null };
+    const full = allowance.active >= allowance.limit;
+    return {
+      kind: 'renew',
+      refusal: full ? `allowance-exceeded:${allowance.limit}` : null,
+      nextBumpAt: null,
+      usesRepost: false,
+    };
   }
-  if (status !== 'published') return { kind: null, refusal: 'ad-not-repostable', nextBumpAt: null };
-  const wait = bumpWait(bumpedAt, now, rules.repostCooldownDays);
+  if (status !== 'published') return { kind: null, refusal: 'ad-not-repostable', nextBumpAt: null, usesRepost: false };
+  const wait = bumpWait(bumpedAt, now, allowance.rules.repostCooldownDays);
+  const waiting = wait > 0;
+  const usesRepost = waiting && allowance.reposts > 0;
   return {
     kind: 'bump',
-    nextBumpAt: wait > 0 ? new Date(now.getTime() + wait).toISOString() : null,
-    refusal: wait > 0 ? `repost-cooldown:${Math.ceil(wait / 86_400_000)}` : null,
+    nextBumpAt: waiting ? new Date(now.getTime() + wait).toISOString() : null,
+    refusal: waiting && !usesRepost ? `repost-cooldown:${Math.ceil(wait / 86_400_000)}` : null,
+    usesRepost,
   };
 }
 
 const repostWhen = (state: RepostState): OwnAd['repost'] => ({
   possible: state.kind !== null && state.refusal === null,
-  from: state.nextBumpAt,
+  from: state.refusal === null ? null : state.nextBumpAt,
 });
 
 export async function repostQuote(db: DB, userId: string, ad: OwnAd, now = new Date()): Promise<RepostQuote> {
-  const [active, rules] = await Promise.all([countActiveAds(db, userId), readSettings(db)]);
+  const allowance = await repostAllowance(db, userId, { renew: true, bump: true, now });
   return {
-    ...repostState(ad.status, ad.bumped_at, active, now, rules),
-    active,
-    limit: rules.freeActiveAds,
-    cooldownDays: rules.repostCooldownDays,
+    ...repostState(ad.status, ad.bumped_at, allowance, now),
+    reposts: allowance.reposts,
+    active: allowance.active,
+    limit: allowance.limit,
+    cooldownDays: allowance.rules.repostCooldownDays,
     lastBumpAt: ad.bumped_at,
-    lifetimeDays: rules.lifetimeDays,
+    lifetimeDays: allowance.rules.lifetimeDays,
+  };
+}
+
+/** Whether the member may feature their ad now with a package's featured ad, and until when it is featured. */
+export async function featureState(db: DB, userId: string, adId: number, now = new Date()) {
+  const [ad, credits] = await Promise.all([
+    db
+      .selectFrom('ads')
+      .select(['featured_until'])
+      .where('id', '=', adId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst(),
+    creditsLeft(db, userId, 'featured', now),
+  ]);
+  const until = ad?.featured_until ? toIso(ad.featured_until) : null;
+  return {
+    /** Featured ads the member's packages have left. */
+    credits,
+    featuredUntil: until && until > now.toISOString() ? until : null,
+    days: AD_RULES.featureDays,
   };
 }

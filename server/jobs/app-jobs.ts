@@ -9,6 +9,7 @@ import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
 import { sendChatReminder } from '../domain/chats/reminders.ts';
 import { tellFavoritersBatch } from '../domain/favorites.ts';
 import { type MailLinks, sendNotificationMail } from '../domain/notification-mail/send.ts';
+import { remindExpiringSubscriptions } from '../domain/packages/subscriptions.ts';
 import { pruneRateLimits } from '../domain/rate-limit.ts';
 import { alertSavedSearches, deliverDailyDigests } from '../domain/search/alerts.ts';
 import type { Mailer } from '../mail/index.ts';
@@ -51,6 +52,9 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
     'expire-ads': async (_payload, { db }) => void (await expireAds(db)),
     /** Owners hear a few days before an ad expires (once). */
     'remind-expiring-ads': async (_payload, { db }) => void (await remindExpiringAds(db)),
+    /** Members hear a few days before a package of theirs ends (once per subscription). */
+    'remind-expiring-packages': async (_payload, { db, now }) =>
+      void (await remindExpiringSubscriptions(db, new Date(now()))),
     /** Expired rate-limit windows are dropped (the table stays small). */
     'prune-rate-limits': async (_payload, { db }) => pruneRateLimits(db),
     /** Finished jobs are forgotten after a week; dead ones stay for staff. */
@@ -90,6 +94,7 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
 export const schedules: (Schedule & { name: JobName })[] = [
   { name: 'expire-ads', everySeconds: 15 * 60 },
   { name: 'remind-expiring-ads', everySeconds: 60 * 60 },
+  { name: 'remind-expiring-packages', everySeconds: 60 * 60 },
   { name: 'prune-rate-limits', everySeconds: 10 * 60 },
   { name: 'prune-orphan-ad-images', everySeconds: 60 * 60 },
   { name: 'prune-jobs', everySeconds: 24 * 60 * 60 },

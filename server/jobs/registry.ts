@@ -19,6 +19,8 @@ export const JOBS = {
   'expire-ads': none,
   /** Owners hear a few days before an ad expires (once). */
   'remind-expiring-ads': none,
+  /** Members hear a few days before a package of theirs ends (once per subscription). */
+  'remind-expiring-packages': none,
   /** Expired rate-limit windows are dropped (the table stays small). */
   'prune-rate-limits': none,
   /** Finished jobs are forgotten after a week; dead ones stay for staff. */

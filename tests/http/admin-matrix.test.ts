@@ -21,6 +21,9 @@ interface AdminRoute {
   form?: Record<string, string>;
 }
 
+/** A package the matrix's pages open (inserted before the matrix runs; switched off, never granted). */
+const MATRIX_PACKAGE = 990_001;
+
 /**
  * Every admin route. A POST's form must be one the action refuses or that changes nothing (an
  * unknown id, a missing field), so the matrix can run in any order.
@@ -31,6 +34,22 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/packages', permission: 'view-packages' },
+  { path: '/en/admin/packages?active=on&sort=price', permission: 'view-packages' },
+  { path: `/admin/packages/${MATRIX_PACKAGE}`, permission: 'view-packages' },
+  { path: '/admin/packages/subscriptions', permission: 'view-packages' },
+  { path: '/en/admin/packages/subscriptions?state=current', permission: 'view-packages' },
+  { path: '/admin/packages/new', permission: 'update-packages', also: ['view-packages'] },
+  { path: '/admin/packages/grant', permission: 'update-packages' },
+  // The forms below are refused by their schema (a missing field): nothing changes.
+  { path: '/admin/packages/new', permission: 'update-packages', also: ['view-packages'], form: { intent: 'save' } },
+  {
+    path: `/admin/packages/${MATRIX_PACKAGE}`,
+    permission: 'update-packages',
+    also: ['view-packages'],
+    form: { intent: 'save', name_ar: '' },
+  },
+  { path: '/en/admin/packages/grant', permission: 'update-packages', form: { member: '' } },
   { path: '/admin/cities', permission: 'view-cities' },
   { path: '/en/admin/cities?q=a&sort=name', permission: 'view-cities' },
   { path: '/admin/cities', permission: 'update-cities', also: ['view-cities'], form: { intent: 'create' } },
@@ -47,11 +66,14 @@ const ADMIN_ROUTES: AdminRoute[] = [
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
-/** Each registration from its own address: the sign-up rate limit counts per address (TRUST_PROXY is on). */
+/**
+ * Each registration comes from its own address (the server trusts one proxy hop): the matrix
+ * registers more members than one address may in an hour.
+ */
 let registrations = 0;
+const addressBase = Math.floor(Math.random() * 200);
 
 async function register(name: string): Promise<{ email: string; password: string }> {
-  registrations++;
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
   const password = 'matrix-password';
   const res = await fetch(`${base}/en/register`, {
@@ -61,7 +83,7 @@ async function register(name: string): Promise<{ email: string; password: string
       origin: base,
       'content-type': 'application/x-www-form-urlencoded',
       'user-agent': BROWSER,
-      'x-forwarded-for': `10.77.${Math.floor(registrations / 250)}.${registrations % 250}`,
+      'x-forwarded-for': `10.250.${addressBase}.${++registrations}`,
     },
     body: new URLSearchParams({
       name,
@@ -114,6 +136,15 @@ const cookies = new Map<string, string>();
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
 
 beforeAll(async () => {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    db.prepare(
+      `insert or ignore into packages (id, name_ar, name_en, price, currency, duration_days, max_active_ads, featured_ads, reposts, audience, active)
+       values (?, 'باقة المصفوفة', 'Matrix package', 10, 'LYD', 30, 1, 0, 0, 'individual', 0)`,
+    ).run(MATRIX_PACKAGE);
+  } finally {
+    db.close();
+  }
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));

@@ -108,6 +108,12 @@ describe('starting a chat from the ad page', () => {
     expect(list).toContain('Toyota Corolla 2015 for chats');
     expect(list).toContain('1 unread message');
     expect(list).toContain('data-testid="chats-link" data-count="1"');
+    // The thread shows the member's chats beside it (on a wide screen), the open one marked.
+    const threadPage = await (await seller.get(`/en/chats/${chatId}`)).text();
+    const side = threadPage.slice(threadPage.indexOf('data-testid="chats-side"'));
+    expect(side).toContain('Toyota Corolla 2015 for chats');
+    const open = new RegExp(`<a[^>]*href="/en/chats/${chatId}"[^>]*>`).exec(side.slice(side.indexOf('<ul')))?.[0];
+    expect(open).toContain('aria-current="page"');
   });
 
   it('refuses the seller’s own ad, ads that are not live, bad offers and empty messages', async () => {

@@ -108,6 +108,6 @@ describe('place your ad', () => {
     for (let i = 0; i < 5; i++) expect((await b.post(FORM, ad())).status).toBe(302);
     const sixth = await b.post(FORM, ad());
     expect(sixth.status).toBe(422);
-    expect(await sixth.text()).toContain('You already have 5 active ads, the most a free account may have.');
+    expect(await sixth.text()).toContain('You already have 5 active ads, the most your account may have now.');
   });
 });

@@ -339,7 +339,7 @@ describe.each(dialects)('on %s', (dialect) => {
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it('refuses hostile values in otherwise complete forms (the ad form, the moderation queue)', async () => {
+  it('refuses hostile values in otherwise complete forms (the ad form, the moderation queue, packages)', async () => {
     const admin = await signIn(base, 'admin@souq.test');
     const complete = {
       ...TOYOTA_AD_FORM,
@@ -367,6 +367,25 @@ describe.each(dialects)('on %s', (dialect) => {
       await post(`/en/admin/posts/${value}`, { intent: 'approve' });
       await post('/en/admin/posts/1', { intent: 'feature', until: value });
       await post('/en/profile/posts', { intent: 'delete', id: value });
+      // The packages screens: amounts, counts and ids out of range, none of them a package.
+      const pkg = { intent: 'save', name_ar: 'س', name_en: 'S', currency: 'LYD', audience: 'individual' };
+      await post('/en/admin/packages/new', {
+        ...pkg,
+        price: value,
+        duration_days: value,
+        max_active_ads: value,
+        featured_ads: value,
+        reposts: value,
+      });
+      await post(`/en/admin/packages/${value}`, { intent: 'delete' });
+      await post('/en/admin/packages/grant', {
+        member: 'user@souq.test',
+        package_id: value,
+        method: 'offline',
+        reference: `sweep-${value.slice(0, 20)}`,
+        paid_amount: value,
+        paid_currency: 'LYD',
+      });
     }
     expect(failures).toEqual([]);
   }, 120_000);

@@ -34,7 +34,9 @@ export function useMessagePreview() {
           : last.offer
             ? t(`preview.${last.kind}`, { amount: amount(last.offer) })
             : '';
-    return last.mine ? t('you', { text }) : text;
+    // The message keeps its own direction inside "You: …" (an English line in an Arabic page,
+    // or the other way): first-strong isolate marks around it.
+    return last.mine ? t('you', { text: `\u2068${text}\u2069` }) : text;
   };
 }
 

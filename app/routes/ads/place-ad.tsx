@@ -16,7 +16,7 @@ import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
-import { confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
+import { activeAdLimit, confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
 import { readSettings } from '../../../server/domain/settings.ts';
 import type { Route } from './+types/place-ad';
@@ -46,10 +46,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
     return { kind: 'pick' as const, meta, crumbs, segments, taxonomy: taxonomy.slug, children };
   }
-  const [attributes, cities, active, phone, rules] = await Promise.all([
+  const [attributes, cities, active, limit, phone, rules] = await Promise.all([
     listCategoryAttributes(db(context), path.category.slug),
     listCities(db(context)),
     countActiveAds(db(context), user.id),
+    activeAdLimit(db(context), user.id),
     confirmedPhone(db(context), user.id),
     readSettings(db(context)),
   ]);
@@ -62,7 +63,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     form: {
       attributes,
       cities,
-      allowance: { used: active, limit: rules.freeActiveAds },
+      allowance: { used: active, limit },
       // A new key per visit of the form: a second submit of the same form finds the first ad.
       submissionKey: crypto.randomUUID(),
       moderation: rules.moderation,

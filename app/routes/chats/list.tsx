@@ -1,14 +1,12 @@
 import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { IconArchive, IconMessageCircleOff } from '@tabler/icons-react';
 import { data, Link, useNavigation, useRevalidator } from 'react-router';
-import { AdThumb, useMessagePreview } from '~/components/chats/chat-parts.tsx';
+import { ChatRows } from '~/components/chats/chat-rows.tsx';
 import classes from '~/components/chats/chats.module.css';
 import { EmptyState } from '~/components/empty-state.tsx';
-import { RelativeTime } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
-import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { PRIVATE_PAGE, pageHeaders } from '~/lib/page-cache.ts';
 import { CHAT_MESSAGE, CHAT_READ } from '~/lib/realtime/events.ts';
@@ -55,8 +53,7 @@ export const headers = pageHeaders;
 
 export default function ChatsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useT('chats');
-  const { to, locale } = useLocale();
-  const preview = useMessagePreview();
+  const { to } = useLocale();
   const { items, next, before, archived, now } = loaderData;
   const revalidator = useRevalidator();
   const navigation = useNavigation();
@@ -69,7 +66,6 @@ export default function ChatsPage({ loaderData }: Route.ComponentProps) {
   useUserEvent(CHAT_READ, refresh);
   const base = to('/chats');
   const here = archived ? `${base}?archived=1` : base;
-  const count = numberFormat(locale);
   return (
     <Stack gap="md" className={classes.page}>
       <Title order={1}>{t('title')}</Title>
@@ -97,49 +93,7 @@ export default function ChatsPage({ loaderData }: Route.ComponentProps) {
           />
         )
       ) : (
-        <ul className={classes.list} aria-label={t('list')}>
-          {items.map((chat) => {
-            const name = chat.other?.name ?? t('former-member');
-            return (
-              <li
-                key={chat.id}
-                className={classes.item}
-                data-unread={chat.unread > 0 || undefined}
-                data-testid="chat-row"
-              >
-                <Link to={to(`/chats/${chat.id}`)} className={classes.row}>
-                  <AdThumb photo={chat.ad.photo} />
-                  <span className={classes.rowBody}>
-                    <span className={classes.rowTop}>
-                      <span className={classes.name}>
-                        <bdi>{name}</bdi>
-                      </span>
-                      {chat.last ? (
-                        <span className={classes.time}>
-                          <RelativeTime iso={chat.last.created_at} now={now} />
-                        </span>
-                      ) : null}
-                    </span>
-                    <span className={classes.adTitle} dir="auto">
-                      {chat.ad.title}
-                    </span>
-                    <span className={classes.preview} dir="auto">
-                      {chat.last ? preview(chat.last) : t('preview.none')}
-                    </span>
-                  </span>
-                  {chat.unread > 0 ? (
-                    <span className={classes.unread} title={t('unread', { count: chat.unread })}>
-                      <bdi dir="ltr" aria-hidden>
-                        {count.format(chat.unread)}
-                      </bdi>
-                      <span className="visually-hidden">{t('unread', { count: chat.unread })}</span>
-                    </span>
-                  ) : null}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
+        <ChatRows items={items} now={now} label={t('list')} />
       )}
       {next !== null || before !== null ? (
         <Group justify="space-between">

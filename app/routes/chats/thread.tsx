@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Alert, Anchor, Button, FileInput, Group, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconArrowLeft, IconDotsVertical, IconPaperclip, IconSend, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useFetcher, useNavigation } from 'react-router';
 import { z } from 'zod';
 import { usePrice } from '~/components/ads/ad-parts.tsx';
 import { AdThumb, MessageItem } from '~/components/chats/chat-parts.tsx';
+import { ChatRows } from '~/components/chats/chat-rows.tsx';
 import classes from '~/components/chats/chats.module.css';
 import { useLiveThread } from '~/components/chats/use-live-thread.ts';
 import { FormError } from '~/components/form-error.tsx';
@@ -21,6 +22,8 @@ import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { PRIVATE_PAGE, pageHeaders } from '~/lib/page-cache.ts';
+import { CHAT_MESSAGE, CHAT_READ } from '~/lib/realtime/events.ts';
+import { useUserEvent } from '~/lib/realtime/state.ts';
 import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -32,7 +35,7 @@ import {
   offerAnswerSchema,
 } from '~/lib/validation/chats.ts';
 import { useErrorWords } from '~/lib/validation/use-error-words.ts';
-import { isChatMember, loadThread } from '../../../server/domain/chats/chats.ts';
+import { type ChatListPage, isChatMember, listChats, loadThread } from '../../../server/domain/chats/chats.ts';
 import {
   blockChatMember,
   reportChatMember,
@@ -42,6 +45,7 @@ import {
 import { answerOffer, markChatRead, sendImage, sendMessage } from '../../../server/domain/chats/messages.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/thread';
+import type { loader as listLoader } from './list.tsx';
 
 // A chat thread, `/chats/{id}` (docs/product/chats.md, "The thread"): the other member (online,
 // typing, last seen), the ad, the messages (the newest 50; `?before=` older ones), the composer
@@ -72,12 +76,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (param !== null && before === null) throw notFound(request);
   // Opening the thread reads it (someone else's chat is the domain's NotFound: 404).
   if (before === null) await markChatRead(db(context), user.id, id);
-  const thread = await loadThread(db(context), user.id, id, { before });
+  const [thread, inbox] = await Promise.all([
+    loadThread(db(context), user.id, id, { before }),
+    listChats(db(context), user.id, { archived: false, before: null }),
+  ]);
   const t = tFor(request);
   const name = thread.other?.name ?? t('chats:former-member');
   return data(
     {
       thread,
+      inbox: { items: inbox.items, next: inbox.next },
       userId: user.id,
       before,
       clientKey: randomUUID(),
@@ -374,231 +382,264 @@ export default function ThreadPage({ loaderData, actionData }: Route.ComponentPr
   const seen = (id: number) => id <= live.otherRead;
 
   return (
-    <Stack gap="sm" className={classes.page}>
-      <div className={classes.head}>
-        <Anchor component={Link} to={to('/chats')} aria-label={t('back')} title={t('back')} className={classes.tap}>
-          <IconArrowLeft size={22} aria-hidden style={{ transform: locale === 'ar' ? 'scaleX(-1)' : undefined }} />
-        </Anchor>
-        <MemberAvatar name={name} src={thread.other?.image} size={40} />
-        <div className={classes.headText}>
-          <Text fw={700} component="h1" size="lg" m={0} truncate>
-            <bdi>{name}</bdi>
-          </Text>
-          <StatusLine online={live.online} typing={live.typing} lastSeen={lastSeen} now={now} />
+    <div className={classes.split}>
+      <InboxColumn initial={loaderData.inbox} current={thread.id} now={now} />
+      <Stack gap="sm" className={classes.page}>
+        <div className={classes.head}>
+          <Anchor component={Link} to={to('/chats')} aria-label={t('back')} title={t('back')} className={classes.tap}>
+            <IconArrowLeft size={22} aria-hidden style={{ transform: locale === 'ar' ? 'scaleX(-1)' : undefined }} />
+          </Anchor>
+          <MemberAvatar name={name} src={thread.other?.image} size={40} />
+          <div className={classes.headText}>
+            <Text fw={700} component="h1" size="lg" m={0} truncate>
+              <bdi>{name}</bdi>
+            </Text>
+            <StatusLine online={live.online} typing={live.typing} lastSeen={lastSeen} now={now} />
+          </div>
+          <ChatOptions thread={thread} />
         </div>
-        <ChatOptions thread={thread} />
-      </div>
-      <Link to={adPath} className={classes.adStrip} aria-label={`${t('view-ad')}: ${thread.ad.title}`}>
-        <AdThumb photo={thread.ad.photo} />
-        <Stack gap={0} style={{ minInlineSize: 0, flex: 1 }}>
-          <Text size="sm" fw={600} dir="auto" truncate>
-            {thread.ad.title}
+        <Link to={adPath} className={classes.adStrip} aria-label={`${t('view-ad')}: ${thread.ad.title}`}>
+          <AdThumb photo={thread.ad.photo} />
+          <Stack gap={0} style={{ minInlineSize: 0, flex: 1 }}>
+            <Text size="sm" fw={600} dir="auto" truncate>
+              {thread.ad.title}
+            </Text>
+            <Text size="sm" c="brand" fw={700}>
+              {price(thread.ad)}
+              {thread.ad.status !== 'published' ? (
+                <Text span size="xs" c="dimmed" fw={400}>
+                  {' · '}
+                  {t(`ads:status.${thread.ad.status}`)}
+                </Text>
+              ) : null}
+            </Text>
+          </Stack>
+        </Link>
+        {offline ? (
+          <Text size="sm" c="dimmed" role="status" data-testid="connection-hint">
+            <IconWifiOff size={14} aria-hidden /> {t('offline')}
           </Text>
-          <Text size="sm" c="brand" fw={700}>
-            {price(thread.ad)}
-            {thread.ad.status !== 'published' ? (
-              <Text span size="xs" c="dimmed" fw={400}>
-                {' · '}
-                {t(`ads:status.${thread.ad.status}`)}
-              </Text>
-            ) : null}
+        ) : reconnecting ? (
+          <Text size="sm" c="dimmed" role="status" data-testid="connection-hint">
+            {t('reconnecting')}
           </Text>
-        </Stack>
-      </Link>
-      {offline ? (
-        <Text size="sm" c="dimmed" role="status" data-testid="connection-hint">
-          <IconWifiOff size={14} aria-hidden /> {t('offline')}
-        </Text>
-      ) : reconnecting ? (
-        <Text size="sm" c="dimmed" role="status" data-testid="connection-hint">
-          {t('reconnecting')}
-        </Text>
-      ) : null}
-      {thread.older !== null ? (
-        <Anchor component={Link} to={`${to(`/chats/${thread.id}`)}?before=${thread.older}`} className={classes.tap}>
-          {t('older')}
-        </Anchor>
-      ) : null}
-      <ul className={classes.messages} aria-label={t('messages')} data-testid="chat-messages">
-        {live.messages.map((m) => (
-          <MessageItem
-            key={m.id}
-            message={m}
-            mine={m.sender_id === userId}
-            seen={seen(m.id)}
-            answerable={thread.role === 'seller' && open}
-          />
-        ))}
-        {live.pending.map((p) => (
-          <MessageItem
-            key={p.key}
-            message={{
-              id: p.key,
-              kind: p.kind,
-              body: p.body ?? null,
-              image: null,
-              offer: p.kind === 'offer' ? { amount: p.amount ?? 0, currency: thread.ad.currency, status: null } : null,
-              flags: [],
-              created_at: p.created_at,
-            }}
-            mine
-            seen={false}
-            answerable={false}
-            delivery={p.status}
-            error={p.error}
-            actions={
-              p.status === 'failed' ? (
-                <>
-                  <Button variant="subtle" size="compact-xs" h={44} onClick={() => live.retry(p.key)}>
-                    {t('retry')}
-                  </Button>
-                  <Button variant="subtle" size="compact-xs" h={44} color="gray" onClick={() => live.discard(p.key)}>
-                    {t('discard')}
-                  </Button>
-                </>
-              ) : null
-            }
-          />
-        ))}
-      </ul>
-      <div ref={end} />
-      {before !== null ? (
-        <Anchor component={Link} to={to(`/chats/${thread.id}`)} className={classes.tap}>
-          {t('back')}
-        </Anchor>
-      ) : null}
-      <FormError code={formError} />
-      {thread.reply === 'blocked' ? (
-        <Alert color="gray" role="status" data-testid="cant-reply">
-          {t('reply.blocked')}
-        </Alert>
-      ) : thread.reply === 'closed' ? (
-        <Alert color="gray" role="status">
-          {t('reply.closed')}
-        </Alert>
-      ) : thread.reply === 'blocked-by-me' ? (
-        <Alert color="gray" role="status">
-          <Group justify="space-between" gap="xs">
-            <span>{t('reply.blocked-by-me', { name })}</span>
-            <Form method="post">
-              <input type="hidden" name="intent" value="unblock" />
-              <Button type="submit" variant="light" h={44} radius="xl">
-                {t('reply.unblock')}
-              </Button>
-            </Form>
-          </Group>
-        </Alert>
-      ) : (
-        <div className={classes.composer} id="composer">
-          <Form method="post" onSubmit={submitText}>
-            <input type="hidden" name="intent" value="send" />
-            <input type="hidden" name="client_key" value={clientKey} />
-            <div className={classes.composerRow}>
-              <Textarea
-                name="body"
-                aria-label={t('composer.label')}
-                placeholder={t('composer.placeholder')}
-                value={hydrated ? text : undefined}
-                defaultValue={hydrated ? undefined : ''}
-                onChange={(e) => {
-                  setText(e.currentTarget.value);
-                  live.typed();
-                }}
-                onKeyDown={(e) => {
-                  // Enter sends; Shift+Enter starts a new line.
-                  if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-                    e.preventDefault();
-                    e.currentTarget.form?.requestSubmit();
-                  }
-                }}
-                maxLength={CHAT_MESSAGE_MAX}
-                autosize
-                minRows={1}
-                maxRows={6}
-                dir="auto"
-                style={{ flex: 1 }}
-                error={fieldError('body')}
-              />
-              <Button
-                type="submit"
-                radius="xl"
-                h={44}
-                w={44}
-                p={0}
-                aria-label={t('composer.send')}
-                title={t('composer.send')}
-                loading={busy && navigation.formData?.get('intent') === 'send'}
-              >
-                <IconSend size={20} aria-hidden style={{ transform: locale === 'ar' ? 'scaleX(-1)' : undefined }} />
-              </Button>
-            </div>
-          </Form>
-          <details className={classes.details} open={!!(fieldError('image') || fieldError('amount')) || undefined}>
-            <summary>
-              <Text span size="sm" c="dimmed">
-                <IconPaperclip size={16} aria-hidden /> {t('composer.more')}
-              </Text>
-            </summary>
-            <Stack gap="sm">
-              <Form method="post" encType="multipart/form-data" onSubmit={submitPhoto}>
-                <input type="hidden" name="intent" value="photo" />
-                <input type="hidden" name="client_key" value={`${clientKey}-p`} />
-                <Stack gap="xs">
-                  <FileInput
-                    name="image"
-                    accept="image/*"
-                    label={t('composer.photo-field')}
-                    placeholder={t('composer.photo')}
-                    value={hydrated ? photo : undefined}
-                    onChange={setPhoto}
-                    error={fieldError('image')}
-                    clearable
-                  />
-                  <TextInput
-                    name="body"
-                    label={t('composer.caption')}
-                    value={hydrated ? caption : undefined}
-                    onChange={(e) => setCaption(e.currentTarget.value)}
-                    maxLength={CHAT_MESSAGE_MAX}
-                    dir="auto"
-                  />
-                  <Group>
-                    <Button type="submit" variant="default" radius="xl" h={44}>
-                      {t('composer.send-photo')}
+        ) : null}
+        {thread.older !== null ? (
+          <Anchor component={Link} to={`${to(`/chats/${thread.id}`)}?before=${thread.older}`} className={classes.tap}>
+            {t('older')}
+          </Anchor>
+        ) : null}
+        <ul className={classes.messages} aria-label={t('messages')} data-testid="chat-messages">
+          {live.messages.map((m) => (
+            <MessageItem
+              key={m.id}
+              message={m}
+              mine={m.sender_id === userId}
+              seen={seen(m.id)}
+              answerable={thread.role === 'seller' && open}
+            />
+          ))}
+          {live.pending.map((p) => (
+            <MessageItem
+              key={p.key}
+              message={{
+                id: p.key,
+                kind: p.kind,
+                body: p.body ?? null,
+                image: null,
+                offer:
+                  p.kind === 'offer' ? { amount: p.amount ?? 0, currency: thread.ad.currency, status: null } : null,
+                flags: [],
+                created_at: p.created_at,
+              }}
+              mine
+              seen={false}
+              answerable={false}
+              delivery={p.status}
+              error={p.error}
+              actions={
+                p.status === 'failed' ? (
+                  <>
+                    <Button variant="subtle" size="compact-xs" h={44} onClick={() => live.retry(p.key)}>
+                      {t('retry')}
                     </Button>
-                  </Group>
-                </Stack>
+                    <Button variant="subtle" size="compact-xs" h={44} color="gray" onClick={() => live.discard(p.key)}>
+                      {t('discard')}
+                    </Button>
+                  </>
+                ) : null
+              }
+            />
+          ))}
+        </ul>
+        <div ref={end} />
+        {before !== null ? (
+          <Anchor component={Link} to={to(`/chats/${thread.id}`)} className={classes.tap}>
+            {t('back')}
+          </Anchor>
+        ) : null}
+        <FormError code={formError} />
+        {thread.reply === 'blocked' ? (
+          <Alert color="gray" role="status" data-testid="cant-reply">
+            {t('reply.blocked')}
+          </Alert>
+        ) : thread.reply === 'closed' ? (
+          <Alert color="gray" role="status">
+            {t('reply.closed')}
+          </Alert>
+        ) : thread.reply === 'blocked-by-me' ? (
+          <Alert color="gray" role="status">
+            <Group justify="space-between" gap="xs">
+              <span>{t('reply.blocked-by-me', { name })}</span>
+              <Form method="post">
+                <input type="hidden" name="intent" value="unblock" />
+                <Button type="submit" variant="light" h={44} radius="xl">
+                  {t('reply.unblock')}
+                </Button>
               </Form>
-              {thread.can_offer ? (
-                <Form method="post" onSubmit={submitOffer}>
-                  <input type="hidden" name="intent" value="offer" />
-                  <input type="hidden" name="client_key" value={`${clientKey}-o`} />
+            </Group>
+          </Alert>
+        ) : (
+          <div className={classes.composer} id="composer">
+            <Form method="post" onSubmit={submitText}>
+              <input type="hidden" name="intent" value="send" />
+              <input type="hidden" name="client_key" value={clientKey} />
+              <div className={classes.composerRow}>
+                <Textarea
+                  name="body"
+                  aria-label={t('composer.label')}
+                  placeholder={t('composer.placeholder')}
+                  value={hydrated ? text : undefined}
+                  defaultValue={hydrated ? undefined : ''}
+                  onChange={(e) => {
+                    setText(e.currentTarget.value);
+                    live.typed();
+                  }}
+                  onKeyDown={(e) => {
+                    // Enter sends; Shift+Enter starts a new line.
+                    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                      e.preventDefault();
+                      e.currentTarget.form?.requestSubmit();
+                    }
+                  }}
+                  maxLength={CHAT_MESSAGE_MAX}
+                  autosize
+                  minRows={1}
+                  maxRows={6}
+                  dir="auto"
+                  style={{ flex: 1 }}
+                  error={fieldError('body')}
+                />
+                <Button
+                  type="submit"
+                  radius="xl"
+                  h={44}
+                  w={44}
+                  p={0}
+                  aria-label={t('composer.send')}
+                  title={t('composer.send')}
+                  loading={busy && navigation.formData?.get('intent') === 'send'}
+                >
+                  <IconSend size={20} aria-hidden style={{ transform: locale === 'ar' ? 'scaleX(-1)' : undefined }} />
+                </Button>
+              </div>
+            </Form>
+            <details className={classes.details} open={!!(fieldError('image') || fieldError('amount')) || undefined}>
+              <summary>
+                <Text span size="sm" c="dimmed">
+                  <IconPaperclip size={16} aria-hidden /> {t('composer.more')}
+                </Text>
+              </summary>
+              <Stack gap="sm">
+                <Form method="post" encType="multipart/form-data" onSubmit={submitPhoto}>
+                  <input type="hidden" name="intent" value="photo" />
+                  <input type="hidden" name="client_key" value={`${clientKey}-p`} />
                   <Stack gap="xs">
+                    <FileInput
+                      name="image"
+                      accept="image/*"
+                      label={t('composer.photo-field')}
+                      placeholder={t('composer.photo')}
+                      value={hydrated ? photo : undefined}
+                      onChange={setPhoto}
+                      error={fieldError('image')}
+                      clearable
+                    />
                     <TextInput
-                      name="amount"
-                      inputMode="numeric"
-                      label={t('composer.offer-amount', { currency: t(`ads:currency-short.${thread.ad.currency}`) })}
-                      description={
-                        thread.ad.price !== null ? t('composer.offer-hint', { price: price(thread.ad) }) : undefined
-                      }
-                      value={hydrated ? amount : undefined}
-                      onChange={(e) => setAmount(e.currentTarget.value)}
-                      error={fieldError('amount')}
-                      dir="ltr"
+                      name="body"
+                      label={t('composer.caption')}
+                      value={hydrated ? caption : undefined}
+                      onChange={(e) => setCaption(e.currentTarget.value)}
+                      maxLength={CHAT_MESSAGE_MAX}
+                      dir="auto"
                     />
                     <Group>
                       <Button type="submit" variant="default" radius="xl" h={44}>
-                        {t('composer.send-offer')}
+                        {t('composer.send-photo')}
                       </Button>
                     </Group>
                   </Stack>
                 </Form>
-              ) : null}
-            </Stack>
-          </details>
-        </div>
-      )}
-      {thread.other ? <ReportForm /> : null}
-    </Stack>
+                {thread.can_offer ? (
+                  <Form method="post" onSubmit={submitOffer}>
+                    <input type="hidden" name="intent" value="offer" />
+                    <input type="hidden" name="client_key" value={`${clientKey}-o`} />
+                    <Stack gap="xs">
+                      <TextInput
+                        name="amount"
+                        inputMode="numeric"
+                        label={t('composer.offer-amount', { currency: t(`ads:currency-short.${thread.ad.currency}`) })}
+                        description={
+                          thread.ad.price !== null ? t('composer.offer-hint', { price: price(thread.ad) }) : undefined
+                        }
+                        value={hydrated ? amount : undefined}
+                        onChange={(e) => setAmount(e.currentTarget.value)}
+                        error={fieldError('amount')}
+                        dir="ltr"
+                      />
+                      <Group>
+                        <Button type="submit" variant="default" radius="xl" h={44}>
+                          {t('composer.send-offer')}
+                        </Button>
+                      </Group>
+                    </Stack>
+                  </Form>
+                ) : null}
+              </Stack>
+            </details>
+          </div>
+        )}
+        {thread.other ? <ReportForm /> : null}
+      </Stack>
+    </div>
+  );
+}
+
+/**
+ * Wide screens: the member's chats beside the thread, the open one marked (hidden on a phone,
+ * where the list is its own page). It follows new messages and reads as the list page does.
+ */
+function InboxColumn({ initial, current, now }: { initial: ChatListPage; current: number; now: string }) {
+  const { t } = useT('chats');
+  const { to } = useLocale();
+  const fetcher = useFetcher<typeof listLoader>();
+  const refresh = () => {
+    if (fetcher.state === 'idle') fetcher.load(to('/chats'));
+  };
+  useUserEvent(CHAT_MESSAGE, refresh);
+  useUserEvent(CHAT_READ, refresh);
+  const page = fetcher.data ?? initial;
+  return (
+    <aside className={classes.side} aria-label={t('list')} data-testid="chats-side">
+      <Anchor component={Link} to={to('/chats')} fw={700} className={classes.tap}>
+        {t('title')}
+      </Anchor>
+      <ChatRows items={page.items} now={now} current={current} label={t('list')} />
+      {page.next !== null ? (
+        <Anchor component={Link} to={`${to('/chats')}?before=${page.next}`} className={classes.tap}>
+          {t('older-chats')}
+        </Anchor>
+      ) : null}
+    </aside>
   );
 }

@@ -52,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = param === null ? null : parseId(param);
   if (param !== null && before === null) throw notFound(request);
   const page = await listNotifications(db(context), user.id, { before });
+  const locale = localeOf(request);
   const now = new Date();
   const items = page.items.map((n) => {
     const expires = typeof n.data.expires_at === 'string' ? Date.parse(n.data.expires_at) : Number.NaN;
@@ -61,7 +62,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       read: n.read,
       created_at: n.created_at,
       subject: n.subject,
-      title: typeof n.data.title === 'string' ? n.data.title : null,
+      // A package's news names the package in the page's language.
+      title:
+        typeof n.data.title === 'string'
+          ? n.data.title
+          : n.type === 'package-expiring' && typeof n.data.name_en === 'string' && typeof n.data.name_ar === 'string'
+            ? locale === 'ar'
+              ? n.data.name_ar
+              : n.data.name_en
+            : null,
       reason: typeof n.data.reason === 'string' ? n.data.reason : null,
       change: n.data.change === true,
       // A saved search's news: the searches an ad matched (instant), or one search's count (digest).
@@ -137,7 +146,7 @@ function KindIcon({ item }: { item: Item }) {
       <IconCircleCheck size={20} aria-hidden />
     ) : item.type === 'ad-rejected' ? (
       <IconCircleX size={20} aria-hidden />
-    ) : item.type === 'ad-expiring' ? (
+    ) : item.type === 'ad-expiring' || item.type === 'package-expiring' ? (
       <IconClockHour4 size={20} aria-hidden />
     ) : item.type === 'ad-expired' ? (
       <IconHourglassEmpty size={20} aria-hidden />
@@ -153,7 +162,7 @@ function KindIcon({ item }: { item: Item }) {
   const color =
     item.type === 'ad-rejected'
       ? 'red'
-      : item.type.startsWith('ad-expir')
+      : item.type.startsWith('ad-expir') || item.type === 'package-expiring'
         ? 'yellow'
         : item.type === 'favorite-sold'
           ? 'blue'
@@ -187,6 +196,14 @@ function useWords() {
         };
       case 'ad-expired':
         return { heading: t('kinds.ad-expired'), hint: t('hints.ad-expired') };
+      case 'package-expiring':
+        return {
+          heading:
+            item.daysLeft !== null && item.daysLeft > 0
+              ? t('kinds.package-expiring', { count: item.daysLeft })
+              : t('kinds.package-expiring-past'),
+          hint: t('hints.package-expiring'),
+        };
       case 'saved-search-match':
         return item.count !== null
           ? { heading: t('kinds.saved-search-digest', { count: item.count }), hint: null }

@@ -1,22 +1,31 @@
-import { Alert, Anchor, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { IconEye, IconHeart, IconPhone } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { IconEye, IconHeart, IconPhone, IconStar } from '@tabler/icons-react';
+import { Form, Link } from 'react-router';
+import { z } from 'zod';
 import { MetaLine, StatusBadge, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { OwnerAdActions } from '~/components/ads/owner-actions.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
+import { FormError } from '~/components/form-parts.tsx';
+import { localizePath } from '~/i18n/config.ts';
 import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
+import { actionHeaders } from '~/lib/action-headers.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
+import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { dates } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import { ownAdDetail } from '../../../server/domain/owner-ads.ts';
+import { featureOwnAd } from '../../../server/domain/ads/status.ts';
+import { featureState, ownAd, ownAdDetail } from '../../../server/domain/owner-ads.ts';
 import type { Route } from './+types/own-ad';
-import { ensureCanonical, ownAdId } from './own-ad.server.ts';
+import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
 // `/profile/posts/{taxonomy}/{category}/{ad}` (docs/product/ads.md): one of the member's ads with its
-// status history and views per day. Someone else's ad is a 404.
+// status history and views per day, and — for a published ad, when the member's packages have a
+// featured ad left — a button that features it (docs/product/back-office.md, "Packages"). Someone
+// else's ad is a 404.
 
 export const middleware = guards('auth');
 
@@ -24,12 +33,79 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const ad = await ownAdDetail(db(context), user.id, ownAdId(request, params));
   ensureCanonical(request, params, ad);
-  return { ad, meta: { title: tFor(request)('placing:mine.detail-title', { title: ad.title }), noindex: true } };
+  const feature = await featureState(db(context), user.id, ad.id);
+  return {
+    ad,
+    feature,
+    meta: { title: tFor(request)('placing:mine.detail-title', { title: ad.title }), noindex: true },
+  };
+}
+
+/** `intent=feature`: one of the member's package featured ads spent on this ad. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const ad = await ownAd(db(context), user.id, ownAdId(request, params));
+  const info = requestInfo(context);
+  return formAction(
+    await request.formData(),
+    z.object({ intent: z.literal('feature') }),
+    async () => {
+      await featureOwnAd(db(context), { id: user.id, ip: info.ip, userAgent: info.userAgent }, ad.id);
+      return redirectWithFlash(encodeURI(localizePath(ownAdPath(ad), localeOf(request))), 'ad-featured');
+    },
+    { invalid: 'bad-request' },
+  );
 }
 
 export const meta: Route.MetaFunction = routeMeta;
+export const headers = actionHeaders;
 
-export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
+/** Featuring the ad with a package's featured ad: the button while one is left, and until when it is featured. */
+function FeatureCard({
+  feature,
+  published,
+  formError,
+}: {
+  feature: Route.ComponentProps['loaderData']['feature'];
+  published: boolean;
+  formError: unknown;
+}) {
+  const { t } = useT('ads');
+  const { locale } = useLocale();
+  if (!published || (feature.credits === 0 && !feature.featuredUntil)) return <FormError code={formError} />;
+  return (
+    <Card withBorder radius="lg" data-testid="feature-card">
+      <Stack gap="xs">
+        <Group gap="xs">
+          <IconStar size={20} aria-hidden />
+          <Title order={2} size="h4">
+            {t('placing:mine.feature-title')}
+          </Title>
+        </Group>
+        {feature.featuredUntil ? (
+          <Text size="sm">{t('placing:mine.featured-until', { date: dates(locale).date(feature.featuredUntil) })}</Text>
+        ) : null}
+        <FormError code={formError} />
+        {feature.credits > 0 ? (
+          <Form method="post">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm" c="dimmed">
+                {t('placing:mine.feature-cost', { count: feature.credits, days: feature.days })}
+              </Text>
+              <Button type="submit" name="intent" value="feature" radius="xl" mih={44}>
+                {feature.featuredUntil
+                  ? t('placing:mine.feature-longer', { count: feature.days })
+                  : t('placing:mine.feature', { count: feature.days })}
+              </Button>
+            </Stack>
+          </Form>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+export default function OwnAdPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('ads');
   useAreaCatalogues('placing');
   const reasonLabel = useReasonLabel();
@@ -66,6 +142,11 @@ export default function OwnAdPage({ loaderData }: Route.ComponentProps) {
         {t('placing:mine.open-page')}
       </Anchor>
       <OwnerAdActions ad={ad} />
+      <FeatureCard
+        feature={loaderData.feature}
+        published={ad.status === 'published'}
+        formError={actionData?.formError}
+      />
       <Card withBorder radius="lg">
         <Stack gap="xs">
           <Title order={2} size="h4">

@@ -21,7 +21,8 @@ import type { Route } from './+types/repost-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
 // `/profile/posts/{taxonomy}/{category}/{ad}/repost` (docs/product/ads.md): what a repost will
-// do — renew an expired ad against the allowance, or bump a live one once per cool-down — and a
+// do — renew an expired ad against the allowance, or bump a live one once per cool-down (sooner with
+// one of the member's package reposts) — and a
 // button to confirm it; a refusal says why. Someone else's ad is a 404.
 
 export const middleware = guards('auth');
@@ -94,6 +95,11 @@ export default function RepostAdPage({ loaderData, actionData }: Route.Component
           <Text>{t('placing:repost.bump-what', { count: quote.cooldownDays })}</Text>
           {quote.lastBumpAt ? (
             <Text c="dimmed">{t('placing:repost.last-bump', { date: date(quote.lastBumpAt) })}</Text>
+          ) : null}
+          {quote.usesRepost ? (
+            <Text fw={600} data-testid="uses-repost">
+              {t('placing:repost.uses-repost', { count: quote.reposts })}
+            </Text>
           ) : null}
         </Stack>
       ) : null}

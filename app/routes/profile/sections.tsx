@@ -27,6 +27,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import { FormError, PasswordField, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { locales } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { dates, numberFormat } from '~/lib/intl.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
   AVATAR_ACCEPT,
@@ -43,11 +44,21 @@ import {
   profileSchema,
   setPasswordSchema,
 } from '~/lib/validation/profile.ts';
+import type { MemberPackage } from '../../../server/domain/packages/allowance.ts';
 import type { ProfileSettings } from '../../../server/domain/profile.ts';
 import classes from './profile.module.css';
 import type { ProfileActionData } from './settings.tsx';
 
-export const SECTIONS = ['profile', 'avatar', 'email', 'phone', 'password', 'notifications', 'delete'] as const;
+export const SECTIONS = [
+  'profile',
+  'package',
+  'avatar',
+  'email',
+  'phone',
+  'password',
+  'notifications',
+  'delete',
+] as const;
 type SectionId = (typeof SECTIONS)[number];
 
 type Settings = ProfileSettings;
@@ -529,6 +540,74 @@ export function DeleteSection({ settings, reply }: { settings: Settings; reply: 
             </SectionSubmit>
           </Stack>
         </Form>
+      )}
+    </Section>
+  );
+}
+
+/**
+ * "My package" (docs/product/back-office.md, "Packages"): each package the member holds, running
+ * or waiting to start, with its end date and what is left of it, and the allowance it makes; or
+ * that they have none and what free accounts get.
+ */
+export function PackageSection({
+  packages,
+  allowance,
+}: {
+  packages: MemberPackage[];
+  allowance: { active: number; limit: number; free: number };
+}) {
+  const { t } = useT('profile');
+  const { locale, name, to } = useLocale();
+  const { date } = dates(locale);
+  const number = numberFormat(locale);
+  return (
+    <Section id="package" title={t('sections.package')}>
+      {packages.length === 0 ? (
+        <Stack gap={4} data-testid="no-package">
+          <Text>{t('package.none')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('package.free', { count: allowance.free })}{' '}
+            <Anchor component={Link} to={to('/contact')}>
+              {t('package.ask')}
+            </Anchor>
+          </Text>
+        </Stack>
+      ) : (
+        <Stack gap="sm">
+          {packages.map((p) => (
+            <Card key={p.id} withBorder radius="md" padding="md" data-testid="my-package">
+              <Stack gap={6}>
+                <Group justify="space-between" gap="xs">
+                  <Text fw={700} dir="auto">
+                    {name(p.package)}
+                  </Text>
+                  {p.current ? (
+                    <Badge variant="light" color="brand" tt="none">
+                      {t('package.until', { date: date(p.ends_at) })}
+                    </Badge>
+                  ) : (
+                    <Badge variant="light" color="gray" tt="none">
+                      {t('package.starts', { date: date(p.starts_at) })}
+                    </Badge>
+                  )}
+                </Group>
+                <List size="sm" spacing={2}>
+                  <List.Item>{t('package.active-ads', { count: p.max_active_ads })}</List.Item>
+                  <List.Item>
+                    {t('package.featured-left', { count: p.featured_remaining, total: number.format(p.featured_ads) })}
+                  </List.Item>
+                  <List.Item>
+                    {t('package.reposts-left', { count: p.reposts_remaining, total: number.format(p.reposts) })}
+                  </List.Item>
+                </List>
+              </Stack>
+            </Card>
+          ))}
+          <Text size="sm" c="dimmed" data-testid="package-allowance">
+            {t('package.allowance', { count: allowance.limit, active: number.format(allowance.active) })}
+          </Text>
+        </Stack>
       )}
     </Section>
   );

@@ -28,8 +28,10 @@ import {
   profileSchema,
   setPasswordSchema,
 } from '~/lib/validation/profile.ts';
+import { activeAdLimit, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { listCityNames } from '../../../server/domain/catalog.ts';
 import { countFavorites } from '../../../server/domain/favorites.ts';
+import { memberPackages } from '../../../server/domain/packages/allowance.ts';
 import {
   accountHasPassword,
   changePassword,
@@ -43,6 +45,7 @@ import {
   updateAvatar,
   updateProfile,
 } from '../../../server/domain/profile.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/settings';
 import classes from './profile.module.css';
@@ -51,6 +54,7 @@ import {
   DeleteSection,
   EmailSection,
   NotificationsSection,
+  PackageSection,
   PasswordSection,
   PhoneSection,
   ProfileSection,
@@ -68,11 +72,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const user = await requireUser(request, context);
   const locale = localeOf(request);
-  const [settings, cities, notifications, favorites] = await Promise.all([
+  const [settings, cities, notifications, favorites, packages, active, limit, rules] = await Promise.all([
     loadProfileSettings(db(context), user.id),
     listCityNames(db(context)),
     notificationPreferences(db(context), user.id),
     countFavorites(db(context), user.id),
+    memberPackages(db(context), user.id),
+    countActiveAds(db(context), user.id),
+    activeAdLimit(db(context), user.id),
+    readSettings(db(context)),
   ]);
   return {
     meta: { title: t('profile:title'), description: t('profile:description'), noindex: true },
@@ -80,6 +88,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cities: cities.map((c) => ({ id: c.id, name: localName(locale, c) })),
     notifications,
     favorites,
+    packages,
+    allowance: { active, limit, free: rules.freeActiveAds },
   };
 }
 
@@ -289,6 +299,7 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
               cities={loaderData.cities}
               reply={last('profile')}
             />
+            <PackageSection packages={loaderData.packages} allowance={loaderData.allowance} />
             <AvatarSection key={`avatar-${key}`} settings={settings} reply={last('avatar', 'avatar-remove')} />
             <EmailSection key={`email-${key}`} settings={settings} reply={last('email')} />
             <PhoneSection settings={settings} />

@@ -20,6 +20,7 @@ import * as m0017 from './0017_notifications_list.ts';
 import * as m0018 from './0018_chats.ts';
 import * as m0019 from './0019_favorites.ts';
 import * as m0020 from './0020_saved_search_alerts.ts';
+import * as m0022 from './0022_packages.ts';
 import * as m0024 from './0024_places_and_jobs_admin.ts';
 import type { Migration } from './helpers.ts';
 
@@ -44,5 +45,6 @@ export const migrations: Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0022,
   m0024,
 ];

@@ -205,7 +205,7 @@ export async function createAd(
       .executeTakeFirst();
     if (again) return { id: again.id, slug: again.slug, status: again.status, created: false };
 
-    await checkAllowance(trx, actor.id);
+    await checkAllowance(trx, actor.id, now);
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
 
@@ -601,7 +601,7 @@ export async function updateAd(
     let next = status;
     if (status === 'rejected') next = 'pending';
     else if (status === 'draft') next = moderation === 'post' ? 'published' : 'pending';
-    if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id);
+    if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id, now);
 
     const live = next === 'published' && status !== 'published';
     const slug = await writeAdValues(trx, ad, attributes, input, changes, {

@@ -1,9 +1,11 @@
 // The rules every ad obeys whoever changes it (docs/product/ads.md): lifetime and allowance, who
 // acts, and the seller's confirmed number that calls and WhatsApp need.
+import { sql } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { toNumber } from '../../db/values.ts';
 import { Invalid } from '../errors.ts';
+import { packageActiveAds } from '../packages/allowance.ts';
 import { BUILT_IN_SETTINGS, readSettings } from '../settings.ts';
 import { hasConfirmedPhone } from './view.ts';
 
@@ -14,8 +16,12 @@ import { hasConfirmedPhone } from './view.ts';
 export const AD_RULES = {
   lifetimeDays: BUILT_IN_SETTINGS.lifetimeDays,
   reminderDaysBefore: BUILT_IN_SETTINGS.reminderDaysBefore,
+  /** Ads a member may have pending or published at once without a package. */
   freeActiveAds: BUILT_IN_SETTINGS.freeActiveAds,
+  /** A published ad may be bumped once per this many days (more often with a package's reposts). */
   repostCooldownDays: BUILT_IN_SETTINGS.repostCooldownDays,
+  /** How long one of a package's featured ads keeps an ad featured. */
+  featureDays: 7,
 } as const;
 
 /** Statuses that count against the allowance and the member's active-ad count. */
@@ -50,10 +56,29 @@ export async function countActiveAds(db: DB, userId: string): Promise<number> {
   return toNumber(row.n);
 }
 
-/** Refuses when the member already has as many pending or published ads as the free allowance. */
-export async function checkAllowance(trx: DB, userId: string) {
-  const { freeActiveAds } = await readSettings(trx);
-  if ((await countActiveAds(trx, userId)) >= freeActiveAds) {
-    throw new Invalid({ form: [`allowance-exceeded:${freeActiveAds}`] });
+/**
+ * How many ads the member may have pending or published at once: the free allowance (the setting:
+ * server/domain/settings.ts) plus what their packages add now (server/domain/packages/allowance.ts).
+ */
+export async function activeAdLimit(db: DB, userId: string, now = new Date()): Promise<number> {
+  const { freeActiveAds } = await readSettings(db);
+  return freeActiveAds + (await packageActiveAds(db, userId, now));
+}
+
+/**
+ * Refuses when the member already has as many pending or published ads as their allowance. Runs in
+ * the transaction of the change that would add one; the member's row is locked first (an update
+ * that changes nothing: a row lock on PostgreSQL, SQLite has one writer), so two placements at the
+ * same moment are counted one after the other and cannot both take the last place.
+ */
+export async function checkAllowance(trx: DB, userId: string, now = new Date()) {
+  await trx
+    .updateTable('users')
+    .set({ active_ads_count: sql<number>`active_ads_count` })
+    .where('id', '=', userId)
+    .execute();
+  const limit = await activeAdLimit(trx, userId, now);
+  if ((await countActiveAds(trx, userId)) >= limit) {
+    throw new Invalid({ form: [`allowance-exceeded:${limit}`] });
   }
 }

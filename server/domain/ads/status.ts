@@ -8,10 +8,11 @@ import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { tellFavoriters } from '../favorites.ts';
 import { notify } from '../notifications.ts';
+import { spendCredit } from '../packages/allowance.ts';
 import { readSettings } from '../settings.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { dropPendingChange } from './placing.ts';
-import { type Actor, checkAllowance, DAY } from './rules.ts';
+import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
 
 /** The status machine (docs/product/ads.md): who may move an ad from where to where. */
 const MOVES = {
@@ -85,7 +86,7 @@ export async function moveAd(
     if (!rule.from.includes(ad.status)) throw new Invalid({ form: ['ad-wrong-status'] });
     if (move === 'reject' && !options.reason) throw new Invalid({ reason: ['required'] });
     // Renewing makes the ad active again: the allowance must have room for it.
-    if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id);
+    if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id, now);
     const live = rule.to === 'published';
     const { lifetimeDays } = await readSettings(trx);
     // Conditional on the status just read: of two simultaneous moves, only one applies.
@@ -149,13 +150,44 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
   if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-repostable'] });
   await withTransaction(db, async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
+    if (fresh.status !== 'published') throw new Invalid({ form: ['ad-wrong-status'] });
     const wait = bumpWait(fresh.bumped_at, now, (await readSettings(trx)).repostCooldownDays);
-    if (wait > 0) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
+    // Within the cool-down, a bump spends one of the member's package reposts (none left: refused).
+    const subscription = wait > 0 ? await spendCredit(trx, actor.id, 'reposts', now) : null;
+    if (wait > 0 && subscription === null) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
     await trx.updateTable('ads').set({ bumped_at: now, updated_at: now }).where('id', '=', id).execute();
-    await recordRevision(trx, actor, { type: 'ad', id }, 'bump', { bumped_at: [fresh.bumped_at, now.toISOString()] });
+    await recordRevision(trx, actor, { type: 'ad', id }, 'bump', {
+      bumped_at: [fresh.bumped_at, now.toISOString()],
+      ...(subscription !== null ? { subscription_id: [null, subscription] } : {}),
+    });
     await announceAdChanges(trx, [id]);
   });
   return 'bumped';
+}
+
+/**
+ * The owner features their published ad for AD_RULES.featureDays with one of their packages'
+ * featured ads (server/domain/packages/allowance.ts), spent in the same transaction; an ad featured
+ * already is featured that much longer. Without one left: `no-featured-left`. Returns the new end.
+ */
+export async function featureOwnAd(db: DB, actor: Actor, id: number, now = new Date()): Promise<string> {
+  return withTransaction(db, async (trx) => {
+    const ad = await lockAd(trx, id, actor.id);
+    if (ad.status !== 'published') throw new Invalid({ form: ['ad-not-featurable'] });
+    const row = await trx.selectFrom('ads').select('featured_until').where('id', '=', id).executeTakeFirstOrThrow();
+    const subscription = await spendCredit(trx, actor.id, 'featured', now);
+    if (subscription === null) throw new Invalid({ form: ['no-featured-left'] });
+    const current = row.featured_until ? new Date(row.featured_until) : null;
+    const from = current && current > now ? current : now;
+    const until = new Date(from.getTime() + AD_RULES.featureDays * DAY);
+    await trx.updateTable('ads').set({ featured_until: until, updated_at: now }).where('id', '=', id).execute();
+    await recordRevision(trx, actor, { type: 'ad', id }, 'feature', {
+      featured_until: [current ? current.toISOString() : null, until.toISOString()],
+      subscription_id: [null, subscription],
+    });
+    await announceAdChanges(trx, [id]);
+    return until.toISOString();
+  });
 }
 
 /** Published ads past their expiry become expired (a scheduled job). Returns how many. */
