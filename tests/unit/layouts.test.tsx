@@ -50,7 +50,14 @@ describe('admin layout', () => {
   });
   it('lists every built screen to a super admin, in Arabic without a prefix', () => {
     const html = render('/admin', <AdminFrame user={{ is_super_admin: true, permissions: [] }}>x</AdminFrame>);
-    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts', '/admin/packages']);
+    expect(adminLinks(html)).toEqual([
+      '/admin',
+      '/admin/posts',
+      '/admin/packages',
+      '/admin/cities',
+      '/admin/jobs',
+      '/admin/settings',
+    ]);
     expect(html).toContain('لوحة المعلومات');
     expect(html).toContain('>الإعلانات<');
   });

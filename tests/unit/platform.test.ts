@@ -74,23 +74,46 @@ describe('can()', () => {
 describe('admin sidebar', () => {
   const paths = (u: Parameters<typeof adminScreensFor>[0]) => adminScreensFor(u).map((s) => s.path);
   it('offers the screens built today, each with the permission its route guard checks', () => {
-    // app/routes/admin/dashboard.tsx (behind the layout's `admin` guard), posts.tsx (`acl:view-ads`)
-    // and packages.tsx (`acl:view-packages`).
+    // app/routes/admin/dashboard.tsx (behind the layout's `admin` guard), posts.tsx (`acl:view-ads`),
+    // packages.tsx (`acl:view-packages`), cities.tsx (`acl:view-cities`), jobs.tsx
+    // (`acl:view-dashboard`) and settings.tsx (`super-admin`).
     expect(ADMIN_SCREENS.filter((s) => s.ready).map((s) => [s.path, s.permission])).toEqual([
       ['/admin', null],
       ['/admin/posts', 'view-ads'],
       ['/admin/packages', 'view-packages'],
+      ['/admin/cities', 'view-cities'],
+      ['/admin/jobs', 'view-dashboard'],
+      ['/admin/settings', 'super-admin'],
     ]);
-    // Every screen names a real permission, or none.
+    // Every screen names a real permission, the super admin, or none.
     for (const s of ADMIN_SCREENS) {
-      if (s.permission !== null) expect(PERMISSIONS as readonly string[], s.path).toContain(s.permission);
+      if (s.permission !== null && s.permission !== 'super-admin') {
+        expect(PERMISSIONS as readonly string[], s.path).toContain(s.permission);
+      }
     }
   });
   it.each([
-    ['a super admin', { is_super_admin: true, permissions: [] }, ['/admin', '/admin/posts', '/admin/packages']],
-    ['a moderator', { is_super_admin: false, permissions: ROLES.moderator }, ['/admin', '/admin/posts']],
-    ['support', { is_super_admin: false, permissions: ROLES.support }, ['/admin', '/admin/posts', '/admin/packages']],
-    ['a catalogue editor', { is_super_admin: false, permissions: ROLES['catalog-editor'] }, ['/admin']],
+    [
+      'a super admin',
+      { is_super_admin: true, permissions: [] },
+      ['/admin', '/admin/posts', '/admin/packages', '/admin/cities', '/admin/jobs', '/admin/settings'],
+    ],
+    ['a moderator', { is_super_admin: false, permissions: ROLES.moderator }, ['/admin', '/admin/posts', '/admin/jobs']],
+    [
+      'support',
+      { is_super_admin: false, permissions: ROLES.support },
+      ['/admin', '/admin/posts', '/admin/packages', '/admin/jobs'],
+    ],
+    [
+      'a catalogue editor',
+      { is_super_admin: false, permissions: ROLES['catalog-editor'] },
+      ['/admin', '/admin/cities', '/admin/jobs'],
+    ],
+    [
+      'staff holding every permission',
+      { is_super_admin: false, permissions: [...PERMISSIONS] },
+      expect.not.arrayContaining(['/admin/settings']),
+    ],
     ['staff with view-ads alone', { is_super_admin: false, permissions: ['view-ads'] }, ['/admin', '/admin/posts']],
     ['staff with view-banners alone', { is_super_admin: false, permissions: ['view-banners'] }, ['/admin']],
     ['a member', { is_super_admin: false, permissions: [] }, []],
@@ -99,7 +122,7 @@ describe('admin sidebar', () => {
     expect(paths(user)).toEqual(expected);
   });
   it('shows a screen that needs a permission only to those holding it', () => {
-    for (const screen of ADMIN_SCREENS.filter((s) => s.ready && s.permission)) {
+    for (const screen of ADMIN_SCREENS.filter((s) => s.ready && s.permission && s.permission !== 'super-admin')) {
       const others = PERMISSIONS.filter((p) => p !== screen.permission);
       expect(paths({ is_super_admin: false, permissions: others }), screen.path).not.toContain(screen.path);
       expect(paths({ is_super_admin: false, permissions: [screen.permission as string] })).toContain(screen.path);
