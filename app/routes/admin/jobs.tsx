@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Form, Link, useNavigation } from 'react-router';
 import { AdminList } from '~/components/admin/admin-list.tsx';
 import { FormError } from '~/components/form-parts.tsx';
@@ -197,11 +197,18 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
                   >
                     {r.last_error.slice(0, 80)}
                   </Text>
-                  <Code block dir="ltr" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  <Text
+                    component="pre"
+                    size="xs"
+                    ff="monospace"
+                    dir="ltr"
+                    m={0}
+                    style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                  >
                     {r.last_error}
                     {'\n\n'}
                     {r.payload}
-                  </Code>
+                  </Text>
                 </details>
               ) : (
                 <Text size="sm" c="dimmed">
