@@ -24,6 +24,7 @@ import { recordAdView } from './domain/ads/view.ts';
 import { seedPermissions } from './domain/permissions.ts';
 import { searchEngine } from './domain/search/service.ts';
 import { titleWords } from './domain/search/suggest.ts';
+import { setSettingDefaults } from './domain/settings.ts';
 import { apiErrorHandler, apiRouter } from './http/api.ts';
 import { authEndpoints } from './http/auth-endpoints.ts';
 import { bannerClickRouter } from './http/banners.ts';
@@ -355,6 +356,8 @@ export interface RunningServer {
 export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const config = opts.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
+  // MODERATION is the mode until the super admin saves one (server/domain/settings.ts).
+  setSettingDefaults({ moderation: config.moderation });
   const database = openDatabase(config.database);
   if (!opts.skipPrepare) await prepareDatabase(config, database, logger);
 

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { setAfterCommitLogger } from './db/transaction.ts';
+import { setSettingDefaults } from './domain/settings.ts';
 import { jobHandlers, mailLinks, schedules } from './jobs/app-jobs.ts';
 import { createWorker } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
@@ -19,6 +20,7 @@ try {
   process.exit(1);
 }
 const logger = createLogger(config.logLevel);
+setSettingDefaults({ moderation: config.moderation });
 const database = openDatabase(config.database, { poolSize: 2 });
 await migrateToLatest(database.db, database.dialect);
 setAfterCommitLogger(logger);

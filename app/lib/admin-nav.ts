@@ -6,6 +6,7 @@ export interface AdminScreen {
   path: string;
   /** Catalogue key under common:admin.nav. */
   key: string;
+  /** null: any staff member; 'super-admin': the super admin only (`can` passes no one else). */
   permission: string | null;
   /** Built and routed; the sidebar lists only these (the others are not built yet). */
   ready: boolean;
@@ -19,11 +20,13 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: true },
   { path: '/admin/companies', key: 'companies', permission: 'view-companies', ready: true },
   { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: true },
-  { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: false },
+  { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: true },
   { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: true },
   { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: false },
   { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
   { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
+  { path: '/admin/jobs', key: 'jobs', permission: 'view-dashboard', ready: true },
+  { path: '/admin/settings', key: 'settings', permission: 'super-admin', ready: true },
 ];
 
 export const adminScreensFor = (u: StaffUser | null | undefined): AdminScreen[] =>

@@ -49,3 +49,13 @@ export async function requirePermission(
   if (can(user, permission)) return user;
   throw new Response(null, { status: 403, statusText: 'Forbidden' });
 }
+
+/** `super-admin`: the super admin only; other staff get 403 (as `acl:`), members 404. */
+export async function requireSuperAdmin(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<SessionUser> {
+  const user = await requireAdmin(request, context);
+  if (user.is_super_admin) return user;
+  throw new Response(null, { status: 403, statusText: 'Forbidden' });
+}

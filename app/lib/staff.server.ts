@@ -4,7 +4,7 @@
 // records (who, from which address and browser).
 import type { RouterContextProvider } from 'react-router';
 import { requestInfo } from '~/lib/route.server.ts';
-import { requirePermission } from '~/lib/session.server.ts';
+import { requirePermission, requireSuperAdmin } from '~/lib/session.server.ts';
 import type { SessionUser } from '../../server/domain/accounts.ts';
 import type { Actor } from '../../server/domain/ads/rules.ts';
 import type { Permission } from '../../server/domain/permissions.ts';
@@ -27,5 +27,14 @@ export async function requireStaff(
   permission: Permission,
 ): Promise<Staff> {
   const user = await requirePermission(request, context, permission);
+  return { user, actor: actorOf(user, context) };
+}
+
+/** The super admin (screens no permission opens: the settings), or the guard's answer (403 to other staff). */
+export async function requireSuperAdminStaff(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<Staff> {
+  const user = await requireSuperAdmin(request, context);
   return { user, actor: actorOf(user, context) };
 }

@@ -14,6 +14,7 @@ import { bumpWait } from './ads/status.ts';
 import { type Attribute, type CategoryPath, getCategoryPath, listCategoryAttributes } from './catalog.ts';
 import { NotFound } from './errors.ts';
 import { creditsLeft } from './packages/allowance.ts';
+import { type MarketSettings, readSettings } from './settings.ts';
 
 export { isOwnerTab, OWNER_TABS, type OwnerTab };
 
@@ -332,6 +333,8 @@ interface RepostAllowance {
   active: number;
   limit: number;
   reposts: number;
+  /** The settings in force (server/domain/settings.ts): the cool-down and the lifetime. */
+  rules: MarketSettings;
 }
 
 async function repostAllowance(
@@ -339,16 +342,17 @@ async function repostAllowance(
   userId: string,
   need: { renew: boolean; bump: boolean; now: Date },
 ): Promise<RepostAllowance> {
-  const [active, limit, reposts] = await Promise.all([
+  const [active, limit, reposts, rules] = await Promise.all([
     need.renew ? countActiveAds(db, userId) : 0,
     need.renew ? activeAdLimit(db, userId, need.now) : AD_RULES.freeActiveAds,
     need.bump ? creditsLeft(db, userId, 'reposts', need.now) : 0,
+    readSettings(db),
   ]);
-  return { active, limit, reposts };
+  return { active, limit, reposts, rules };
 }
 
 /**
- * The repost rule (AD_RULES in server/domain/ads/rules.ts, with the member's packages) for an ad of
+ * The repost rule (the settings in force, server/domain/settings.ts, with the member's packages) for an ad of
  * `status` last bumped at `bumpedAt`.
  */
 function repostState(status: AdStatus, bumpedAt: string | null, allowance: RepostAllowance, now: Date): RepostState {
@@ -362,7 +366,7 @@ function repostState(status: AdStatus, bumpedAt: string | null, allowance: Repos
     };
   }
   if (status !== 'published') return { kind: null, refusal: 'ad-not-repostable', nextBumpAt: null, usesRepost: false };
-  const wait = bumpWait(bumpedAt, now);
+  const wait = bumpWait(bumpedAt, now, allowance.rules.repostCooldownDays);
   const waiting = wait > 0;
   const usesRepost = waiting && allowance.reposts > 0;
   return {
@@ -385,9 +389,9 @@ export async function repostQuote(db: DB, userId: string, ad: OwnAd, now = new D
     reposts: allowance.reposts,
     active: allowance.active,
     limit: allowance.limit,
-    cooldownDays: AD_RULES.repostCooldownDays,
+    cooldownDays: allowance.rules.repostCooldownDays,
     lastBumpAt: ad.bumped_at,
-    lifetimeDays: AD_RULES.lifetimeDays,
+    lifetimeDays: allowance.rules.lifetimeDays,
   };
 }
 

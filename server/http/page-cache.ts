@@ -3,7 +3,9 @@
 // says `public` and that sets no cookie is kept, keyed by host and URL (the locale is in the path).
 // Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
-// with that ad, its category, taxonomy or owner, and a banner change those showing its placement. Entries live at most `ttlMs` (other processes of a
+// with that ad, its category, taxonomy or owner, and a banner change those showing its placement; a
+// committed change of the catalogue's places drops them all (server/domain/catalogue-changes.ts).
+// Entries live at most `ttlMs` (other processes of a
 // cluster are not told of changes).
 //
 // An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
@@ -17,6 +19,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, onPagesChange, tagsOf } from '../domain/ad-changes.ts';
 import { onBannersChange } from '../domain/banners/changes.ts';
+import { onCatalogueChange } from '../domain/catalogue-changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
 /** A page answered from memory: the same bytes for every visitor, compressed once. */
@@ -193,12 +196,20 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
+  /** Every page goes: a change of the catalogue's places (names, order) shows on most of them. */
+  function clear() {
+    stats.invalidated += entries.size;
+    entries.clear();
+    byTag.clear();
+  }
+
   const unsubscribers = [
     onAdChange((change: AdChange) => invalidate(tagsOf(change))),
     // A banner created, edited, switched or deleted drops the pages showing its placement.
     onBannersChange(invalidate),
     // Pages dropped by tag (a company's page, its badges, its members' ads).
     onPagesChange(invalidate),
+    onCatalogueChange(clear),
   ];
   const unsubscribe = () => {
     for (const off of unsubscribers) off();
@@ -323,5 +334,5 @@ export function createPageCache(options: PageCacheOptions) {
     next();
   }
 
-  return { middleware, invalidate, stats, size: () => entries.size, close: unsubscribe };
+  return { middleware, invalidate, clear, stats, size: () => entries.size, close: unsubscribe };
 }

@@ -140,6 +140,18 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'] },
   { path: '/en/admin/badges/new', permission: 'update-badges', also: ['view-badges'], form: { intent: 'save' } },
   { path: '/admin/badges/{badge}', permission: 'update-badges', also: ['view-badges'], form: { intent: 'grant' } },
+  { path: '/admin/cities', permission: 'view-cities' },
+  { path: '/en/admin/cities?q=a&sort=name', permission: 'view-cities' },
+  { path: '/admin/cities', permission: 'update-cities', also: ['view-cities'], form: { intent: 'create' } },
+  // The first seeded city (Tripoli).
+  { path: '/admin/cities/1/areas', permission: 'update-cities' },
+  { path: '/en/admin/cities/1/areas', permission: 'update-cities', form: { intent: 'area-create' } },
+  { path: '/en/admin/cities/1/areas', permission: 'update-cities', form: { intent: 'city-merge', into: '' } },
+  { path: '/admin/jobs', permission: 'view-dashboard' },
+  { path: '/en/admin/jobs?status=dead', permission: 'view-dashboard' },
+  { path: '/admin/jobs', permission: 'view-dashboard', form: { intent: 'retry', id: 'none' } },
+  { path: '/admin/settings', permission: 'super-admin' },
+  { path: '/en/admin/settings', permission: 'super-admin', form: { moderation: 'sometimes' } },
 ];
 
 /** The route's path with `{member}`, `{company}`, `{badge}` replaced by their ids. */

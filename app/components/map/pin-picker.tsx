@@ -17,9 +17,21 @@ export interface Pin {
 export function PinPicker({
   value: pin,
   onChange: setPin,
+  inputs = true,
+  removable = true,
+  centre,
+  noneText,
 }: {
   value: Pin | null;
   onChange: (pin: Pin | null) => void;
+  /** Render the hidden `lat`/`lng` inputs (false: the form has inputs of its own for them). */
+  inputs?: boolean;
+  /** Offer to remove the pin (false: a place that must have one, e.g. a city's centre). */
+  removable?: boolean;
+  /** Where the map opens without a pin (default: Tripoli). */
+  centre?: Pin;
+  /** What the status line says without a pin (default: the ad form's words). */
+  noneText?: string;
 }) {
   const { t } = useT('ads');
   useAreaCatalogues('placing');
@@ -30,6 +42,8 @@ export function PinPicker({
   const markerRef = useRef<import('leaflet').Marker | null>(null);
   const pinRef = useRef(pin);
   pinRef.current = pin;
+  const centreRef = useRef(centre);
+  centreRef.current = centre;
 
   const place = useCallback(
     (lat: number, lng: number) => setPin({ lat: roundCoordinate(lat), lng: roundCoordinate(lng) }),
@@ -39,7 +53,7 @@ export function PinPicker({
   useEffect(() => {
     const el = ref.current;
     if (!leaflet || !el) return;
-    const start = pinRef.current ?? DEFAULT_CENTRE;
+    const start = pinRef.current ?? centreRef.current ?? DEFAULT_CENTRE;
     const map = leaflet.map(el, { scrollWheelZoom: false }).setView([start.lat, start.lng], pinRef.current ? 14 : 11);
     leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 }).addTo(map);
     map.on('click', (e) => place(e.latlng.lat, e.latlng.lng));
@@ -85,11 +99,15 @@ export function PinPicker({
         role="application"
         aria-label={t('placing:form.map-label')}
       />
-      <input type="hidden" name="lat" value={pin ? String(pin.lat) : ''} />
-      <input type="hidden" name="lng" value={pin ? String(pin.lng) : ''} />
+      {inputs ? (
+        <>
+          <input type="hidden" name="lat" value={pin ? String(pin.lat) : ''} />
+          <input type="hidden" name="lng" value={pin ? String(pin.lng) : ''} />
+        </>
+      ) : null}
       <Group gap="xs" justify="space-between">
         <Text size="sm" c="dimmed" role="status">
-          {pin ? t('placing:form.map-pinned') : t('placing:form.map-none')}
+          {pin ? t('placing:form.map-pinned') : (noneText ?? t('placing:form.map-none'))}
         </Text>
         <Group gap="xs">
           <Button
@@ -104,7 +122,7 @@ export function PinPicker({
           >
             {t('placing:form.map-pin-centre')}
           </Button>
-          {pin ? (
+          {pin && removable ? (
             <Button variant="subtle" color="red" size="compact-sm" radius="xl" onClick={() => setPin(null)}>
               {t('placing:form.map-remove')}
             </Button>

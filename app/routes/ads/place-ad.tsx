@@ -10,7 +10,7 @@ import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { ownerTabOf, ownerTabPath } from '~/lib/owner-tabs.ts';
-import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -18,6 +18,7 @@ import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, createAd, isLeaf, resolveCategoryPath } from '../../../server/domain/ads/placing.ts';
 import { activeAdLimit, confirmedPhone, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { getTaxonomy, listCategoryAttributes, listChildren, listCities } from '../../../server/domain/catalog.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import type { Route } from './+types/place-ad';
 
 // Place your ad, steps 2 and 3: `/place-your-ad/{taxonomy}/{category...}` drills down the
@@ -45,12 +46,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const children = await listChildren(db(context), taxonomy.id, path?.category.id ?? null);
     return { kind: 'pick' as const, meta, crumbs, segments, taxonomy: taxonomy.slug, children };
   }
-  const [attributes, cities, active, limit, phone] = await Promise.all([
+  const [attributes, cities, active, limit, phone, rules] = await Promise.all([
     listCategoryAttributes(db(context), path.category.slug),
     listCities(db(context)),
     countActiveAds(db(context), user.id),
     activeAdLimit(db(context), user.id),
     confirmedPhone(db(context), user.id),
+    readSettings(db(context)),
   ]);
   return {
     kind: 'form' as const,
@@ -64,7 +66,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       allowance: { used: active, limit },
       // A new key per visit of the form: a second submit of the same form finds the first ad.
       submissionKey: crypto.randomUUID(),
-      moderation: services(context).config.moderation,
+      moderation: rules.moderation,
       phone,
     } satisfies AdFormData,
   };
@@ -81,7 +83,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const info = requestInfo(context);
     const ad = await createAd(
       db(context),
-      { moderation: services(context).config.moderation },
+      {},
       { id: user.id, ip: info.ip, userAgent: info.userAgent },
       path,
       attributes,

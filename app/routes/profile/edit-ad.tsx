@@ -10,14 +10,15 @@ import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, requestInfo, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { adFormSchema } from '~/lib/validation/ads.ts';
 import { type AdInput, updateAd } from '../../../server/domain/ads/placing.ts';
-import { AD_RULES, confirmedPhone } from '../../../server/domain/ads/rules.ts';
+import { confirmedPhone } from '../../../server/domain/ads/rules.ts';
 import { listCategoryAttributes, listCities } from '../../../server/domain/catalog.ts';
 import { editableAd, ownAd } from '../../../server/domain/owner-ads.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import type { Route } from './+types/edit-ad';
 import { ensureCanonical, ownAdId, ownAdPath } from './own-ad.server.ts';
 
@@ -31,6 +32,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeOf(request);
   const editable = await editableAd(db(context), user.id, ownAdId(request, params));
   const { ad, path, attributes, values, reviewed } = editable;
+  const rules = await readSettings(db(context));
   ensureCanonical(request, params, ad, '/edit');
   return {
     ad: { id: ad.id, title: ad.title, status: ad.status, href: ownAdPath(ad), reviewed },
@@ -38,9 +40,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     form: {
       attributes,
       cities: await listCities(db(context)),
-      allowance: { used: 0, limit: AD_RULES.freeActiveAds },
+      allowance: { used: 0, limit: rules.freeActiveAds },
       submissionKey: crypto.randomUUID(),
-      moderation: services(context).config.moderation,
+      moderation: rules.moderation,
       phone: await confirmedPhone(db(context), user.id),
       edit: { status: ad.status, values },
     } satisfies AdFormData,
@@ -60,7 +62,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { submission_key: _, ...input } = value as AdInput;
     const edited = await updateAd(
       db(context),
-      { moderation: services(context).config.moderation },
+      {},
       { id: user.id, ip: info.ip, userAgent: info.userAgent },
       ad.id,
       attributes,

@@ -28,7 +28,7 @@ import {
   profileSchema,
   setPasswordSchema,
 } from '~/lib/validation/profile.ts';
-import { AD_RULES, activeAdLimit, countActiveAds } from '../../../server/domain/ads/rules.ts';
+import { activeAdLimit, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { listCityNames } from '../../../server/domain/catalog.ts';
 import { countFavorites } from '../../../server/domain/favorites.ts';
 import { memberPackages } from '../../../server/domain/packages/allowance.ts';
@@ -45,6 +45,7 @@ import {
   updateAvatar,
   updateProfile,
 } from '../../../server/domain/profile.ts';
+import { readSettings } from '../../../server/domain/settings.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/settings';
 import classes from './profile.module.css';
@@ -71,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const user = await requireUser(request, context);
   const locale = localeOf(request);
-  const [settings, cities, notifications, favorites, packages, active, limit] = await Promise.all([
+  const [settings, cities, notifications, favorites, packages, active, limit, rules] = await Promise.all([
     loadProfileSettings(db(context), user.id),
     listCityNames(db(context)),
     notificationPreferences(db(context), user.id),
@@ -79,6 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     memberPackages(db(context), user.id),
     countActiveAds(db(context), user.id),
     activeAdLimit(db(context), user.id),
+    readSettings(db(context)),
   ]);
   return {
     meta: { title: t('profile:title'), description: t('profile:description'), noindex: true },
@@ -87,7 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notifications,
     favorites,
     packages,
-    allowance: { active, limit, free: AD_RULES.freeActiveAds },
+    allowance: { active, limit, free: rules.freeActiveAds },
   };
 }
 

@@ -23,6 +23,7 @@ import * as m0020 from './0020_saved_search_alerts.ts';
 import * as m0021 from './0021_admin_users.ts';
 import * as m0022 from './0022_packages.ts';
 import * as m0023 from './0023_companies_badges.ts';
+import * as m0024 from './0024_places_and_jobs_admin.ts';
 import * as m0025 from './0025_banners.ts';
 import type { Migration } from './helpers.ts';
 
@@ -50,5 +51,6 @@ export const migrations: Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
   m0025,
 ];

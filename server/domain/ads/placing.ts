@@ -13,8 +13,9 @@ import { getCategoryPath } from '../catalog.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { isPriceDrop, tellFavoriters } from '../favorites.ts';
 import { indexAdText } from '../search/text-index.ts';
+import { readSettings } from '../settings.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
-import { ACTIVE_STATUSES, type Actor, AD_RULES, checkAllowance, confirmedPhone, DAY } from './rules.ts';
+import { ACTIVE_STATUSES, type Actor, checkAllowance, confirmedPhone, DAY } from './rules.ts';
 
 export interface AdInput {
   title: string;
@@ -187,7 +188,7 @@ export interface PlacedAd {
  */
 export async function createAd(
   db: DB,
-  settings: { moderation: 'pre' | 'post'; now?: Date },
+  settings: { moderation?: 'pre' | 'post'; now?: Date },
   actor: Actor,
   path: CategoryPath,
   attributes: Attribute[],
@@ -208,7 +209,10 @@ export async function createAd(
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
 
-    const status: AdStatus = settings.moderation === 'post' ? 'published' : 'pending';
+    // The mode and lifetime in force (server/domain/settings.ts), unless the caller fixes the mode.
+    const rules = await readSettings(trx);
+    const moderation = settings.moderation ?? rules.moderation;
+    const status: AdStatus = moderation === 'post' ? 'published' : 'pending';
     const live = status === 'published';
     const fields = adFields(input);
     // A company member's ad is the company's (server/domain/companies/members.ts keeps it so).
@@ -230,7 +234,7 @@ export async function createAd(
         submission_key: input.submission_key,
         published_at: live ? now : null,
         bumped_at: live ? now : null,
-        expires_at: live ? new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) : null,
+        expires_at: live ? new Date(now.getTime() + rules.lifetimeDays * DAY) : null,
         created_at: now,
         updated_at: now,
       })
@@ -492,7 +496,7 @@ function keepLive(
  */
 export async function updateAd(
   db: DB,
-  settings: { moderation: 'pre' | 'post'; now?: Date },
+  settings: { moderation?: 'pre' | 'post'; now?: Date },
   actor: Actor,
   id: number,
   attributes: Attribute[],
@@ -511,6 +515,8 @@ export async function updateAd(
     const status = ad.status;
     await checkPlace(trx, input);
     await checkContact(trx, actor.id, input);
+    const rules = await readSettings(trx);
+    const moderation = settings.moderation ?? rules.moderation;
 
     const before = await liveValues(trx, ad, attributes);
     const after: Record<string, unknown> = {
@@ -526,7 +532,7 @@ export async function updateAd(
       .where('ad_id', '=', id)
       .executeTakeFirst();
 
-    const reviewed = status === 'published' && settings.moderation === 'pre' ? reviewedFields(changes, attributes) : [];
+    const reviewed = status === 'published' && moderation === 'pre' ? reviewedFields(changes, attributes) : [];
     if (reviewed.length > 0) {
       // The live part of the edit now, the reviewed part as the ad's (new) pending change.
       const liveInput = keepLive(input, before, reviewed);
@@ -601,7 +607,7 @@ export async function updateAd(
     // A rejected ad always goes back to the moderators who rejected it, whatever the mode.
     let next = status;
     if (status === 'rejected') next = 'pending';
-    else if (status === 'draft') next = settings.moderation === 'post' ? 'published' : 'pending';
+    else if (status === 'draft') next = moderation === 'post' ? 'published' : 'pending';
     if (!ACTIVE_STATUSES.includes(status) && ACTIVE_STATUSES.includes(next)) await checkAllowance(trx, actor.id, now);
 
     const live = next === 'published' && status !== 'published';
@@ -610,7 +616,7 @@ export async function updateAd(
       updated_at: now,
       ...(next === 'pending' ? { rejection_reason: null } : {}),
       ...(live
-        ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY) }
+        ? { published_at: now, bumped_at: now, expires_at: new Date(now.getTime() + rules.lifetimeDays * DAY) }
         : {}),
     });
     if (next !== status) {

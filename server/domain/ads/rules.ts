@@ -6,16 +6,20 @@ import type { AdStatus } from '../../db/schema.ts';
 import { toNumber } from '../../db/values.ts';
 import { Invalid } from '../errors.ts';
 import { packageActiveAds } from '../packages/allowance.ts';
+import { BUILT_IN_SETTINGS, readSettings } from '../settings.ts';
 import { hasConfirmedPhone } from './view.ts';
 
-/** Business constants (docs/product/ads.md); the back office will make them settings. */
+/**
+ * The built-in values of the ad rules (docs/product/ads.md). What is in force is read with
+ * `readSettings` (server/domain/settings.ts): the super admin may change them at /admin/settings.
+ */
 export const AD_RULES = {
-  lifetimeDays: 30,
-  reminderDaysBefore: 3,
+  lifetimeDays: BUILT_IN_SETTINGS.lifetimeDays,
+  reminderDaysBefore: BUILT_IN_SETTINGS.reminderDaysBefore,
   /** Ads a member may have pending or published at once without a package. */
-  freeActiveAds: 5,
+  freeActiveAds: BUILT_IN_SETTINGS.freeActiveAds,
   /** A published ad may be bumped once per this many days (more often with a package's reposts). */
-  repostCooldownDays: 7,
+  repostCooldownDays: BUILT_IN_SETTINGS.repostCooldownDays,
   /** How long one of a package's featured ads keeps an ad featured. */
   featureDays: 7,
 } as const;
@@ -53,11 +57,12 @@ export async function countActiveAds(db: DB, userId: string): Promise<number> {
 }
 
 /**
- * How many ads the member may have pending or published at once: the free allowance plus what their
- * packages add now (server/domain/packages/allowance.ts).
+ * How many ads the member may have pending or published at once: the free allowance (the setting:
+ * server/domain/settings.ts) plus what their packages add now (server/domain/packages/allowance.ts).
  */
 export async function activeAdLimit(db: DB, userId: string, now = new Date()): Promise<number> {
-  return AD_RULES.freeActiveAds + (await packageActiveAds(db, userId, now));
+  const { freeActiveAds } = await readSettings(db);
+  return freeActiveAds + (await packageActiveAds(db, userId, now));
 }
 
 /**

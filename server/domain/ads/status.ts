@@ -9,6 +9,7 @@ import { Invalid, NotFound } from '../errors.ts';
 import { tellFavoriters } from '../favorites.ts';
 import { notify } from '../notifications.ts';
 import { spendCredit } from '../packages/allowance.ts';
+import { readSettings } from '../settings.ts';
 import { announceAdChanges, countersChanged, recordStatus } from './bookkeeping.ts';
 import { dropPendingChange } from './placing.ts';
 import { type Actor, AD_RULES, checkAllowance, DAY } from './rules.ts';
@@ -30,11 +31,11 @@ export type AdMove = keyof typeof MOVES;
  * had been published, edited and resubmitted) keeps its place in the listings and its expiry
  * while that expiry lies ahead: an edit is not a free repost.
  */
-function publication(ad: AdRow, move: AdMove, now: Date) {
+function publication(ad: AdRow, move: AdMove, now: Date, lifetimeDays: number) {
   const fresh = {
     published_at: now,
     bumped_at: now,
-    expires_at: new Date(now.getTime() + AD_RULES.lifetimeDays * DAY),
+    expires_at: new Date(now.getTime() + lifetimeDays * DAY),
   };
   const expires = ad.expires_at ? new Date(ad.expires_at) : null;
   if (move !== 'approve' || !ad.published_at || !ad.bumped_at || !expires || expires <= now) return fresh;
@@ -87,6 +88,7 @@ export async function moveAd(
     // Renewing makes the ad active again: the allowance must have room for it.
     if (move === 'renew' && ad.user_id) await checkAllowance(trx, ad.user_id, now);
     const live = rule.to === 'published';
+    const { lifetimeDays } = await readSettings(trx);
     // Conditional on the status just read: of two simultaneous moves, only one applies.
     const moved = await trx
       .updateTable('ads')
@@ -94,7 +96,7 @@ export async function moveAd(
         status: rule.to,
         updated_at: now,
         ...(move === 'reject' ? { rejection_reason: options.reason } : {}),
-        ...(live ? publication(ad, move, now) : {}),
+        ...(live ? publication(ad, move, now, lifetimeDays) : {}),
         ...(move === 'delete' ? { deleted_at: now } : {}),
       })
       .where('id', '=', id)
@@ -126,10 +128,13 @@ export async function moveAd(
   });
 }
 
-/** Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now). */
-export function bumpWait(bumpedAt: Date | string | null, now: Date): number {
+/**
+ * Milliseconds until an ad bumped at `bumpedAt` may be bumped again (0 or less: now), with a
+ * cool-down of `cooldownDays` (the setting: server/domain/settings.ts).
+ */
+export function bumpWait(bumpedAt: Date | string | null, now: Date, cooldownDays: number): number {
   const last = bumpedAt ? new Date(bumpedAt).getTime() : 0;
-  return last + AD_RULES.repostCooldownDays * DAY - now.getTime();
+  return last + cooldownDays * DAY - now.getTime();
 }
 
 /**
@@ -146,7 +151,7 @@ export async function repostAd(db: DB, actor: Actor, id: number, now = new Date(
   await withTransaction(db, async (trx) => {
     const fresh = await lockAd(trx, id, actor.id);
     if (fresh.status !== 'published') throw new Invalid({ form: ['ad-wrong-status'] });
-    const wait = bumpWait(fresh.bumped_at, now);
+    const wait = bumpWait(fresh.bumped_at, now, (await readSettings(trx)).repostCooldownDays);
     // Within the cool-down, a bump spends one of the member's package reposts (none left: refused).
     const subscription = wait > 0 ? await spendCredit(trx, actor.id, 'reposts', now) : null;
     if (wait > 0 && subscription === null) throw new Invalid({ form: [`repost-cooldown:${Math.ceil(wait / DAY)}`] });
@@ -215,7 +220,7 @@ export async function expireAds(db: DB, now = new Date()): Promise<number> {
 
 /** Owners are told once, a few days before their ad expires (a scheduled job). Returns how many. */
 export async function remindExpiringAds(db: DB, now = new Date()): Promise<number> {
-  const soon = new Date(now.getTime() + AD_RULES.reminderDaysBefore * DAY);
+  const soon = new Date(now.getTime() + (await readSettings(db)).reminderDaysBefore * DAY);
   const due = await db
     .selectFrom('ads')
     .select(['id', 'user_id', 'title', 'expires_at'])

@@ -12,6 +12,7 @@ import {
 } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle } from '../../db/index.ts';
 import { adTexts, RANK_CAP, type TextCandidates, textCandidates, textScores } from '../../db/text-search.ts';
+import { onCatalogueChange } from '../catalogue-changes.ts';
 import {
   type AdIndex,
   type AttributeTest,
@@ -256,6 +257,8 @@ class SearchEngine {
   #applied = new Map<number, number>();
   #checking: Promise<void> | null = null;
   #rebuilding = false;
+  /** Places moved while a rebuild was under way: build again once it is done. */
+  #rebuildAgain = false;
   /** An index has been built once (rebuilds are swapped in whole: one is always there after). */
   #ready = false;
 
@@ -299,9 +302,20 @@ class SearchEngine {
     if (!this.#catalogue || now - this.#catalogue.at > CATALOGUE_TTL_MS) {
       const value = loadCatalogueSnapshot(this.handle.db);
       this.#catalogue = { at: now, value };
-      value.catch(() => {
-        this.#catalogue = null;
-      });
+      value.then(
+        (fresh) => {
+          // Places added or moved by staff (this process or another): the index places ads on the
+          // map by the catalogue it was built with, so it is built again with this one.
+          const built = this.#index?.catalogue;
+          if (!built || !placesMoved(built, fresh)) return;
+          // A rebuild under way may have read the catalogue before the change: one more after it.
+          if (this.#rebuilding) this.#rebuildAgain = true;
+          else this.#rebuild();
+        },
+        () => {
+          this.#catalogue = null;
+        },
+      );
     }
     return this.#catalogue.value;
   }
@@ -420,18 +434,48 @@ class SearchEngine {
         this.#applied = new Map();
       } finally {
         this.#rebuilding = false;
+        if (this.#rebuildAgain) {
+          this.#rebuildAgain = false;
+          this.#rebuild();
+        }
       }
     })().catch(() => {});
   }
 }
 
+/**
+ * Whether a city or area of `fresh` is missing from `built` or lies elsewhere there: the map
+ * positions of ads without a pin (and of ads in a new place) follow the catalogue.
+ */
+export function placesMoved(built: CatalogueSnapshot, fresh: CatalogueSnapshot): boolean {
+  for (const c of fresh.cities) {
+    const b = built.cityById.get(c.id);
+    if (!b || b.lat !== c.lat || b.lng !== c.lng) return true;
+  }
+  for (const a of fresh.areaById.values()) {
+    const b = built.areaById.get(a.id);
+    if (!b || b.lat !== a.lat || b.lng !== a.lng) return true;
+  }
+  return false;
+}
+
 const engines = new WeakMap<DatabaseHandle, SearchEngine>();
+/** Every engine of this process, told of catalogue changes committed here (held weakly). */
+const live = new Set<WeakRef<SearchEngine>>();
+onCatalogueChange(() => {
+  for (const ref of live) {
+    const engine = ref.deref();
+    if (engine) engine.forgetCatalogue();
+    else live.delete(ref);
+  }
+});
 
 export function searchEngine(handle: DatabaseHandle): SearchEngine {
   let engine = engines.get(handle);
   if (!engine) {
     engine = new SearchEngine(handle);
     engines.set(handle, engine);
+    live.add(new WeakRef(engine));
   }
   return engine;
 }
