@@ -20,6 +20,10 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/reports', 'routes/admin/reports.tsx', { id: id('admin.reports') }),
+      route('admin/reports/:id', 'routes/admin/report.tsx', { id: id('admin.report') }),
+      route('admin/revisions', 'routes/admin/revisions.tsx', { id: id('admin.revisions') }),
+      route('admin/revisions/:id', 'routes/admin/revision.tsx', { id: id('admin.revision') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),
