@@ -119,7 +119,8 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
         .select((eb) => eb.fn.countAll().as('n'))
         .where('status', '=', 'dead')
         .executeTakeFirstOrThrow(),
-      // Leaf categories (their ads_count counts their live ads: server/domain/ads/bookkeeping.ts).
+      // Leaf categories by their live ads, as the category pages count them (`ads_count`, kept by the
+      // recount-taxonomy job: server/domain/ads/bookkeeping.ts).
       db
         .selectFrom('categories as c')
         .select(['c.slug', 'c.name_ar', 'c.name_en', 'c.ads_count'])

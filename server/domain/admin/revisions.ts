@@ -70,7 +70,9 @@ export async function resolveActor(db: DB, actor: string): Promise<string | null
   const row = await db
     .selectFrom('users')
     .select('id')
-    .where(text.includes('@') ? 'email' : 'id', '=', text.includes('@') ? text.toLowerCase() : text)
+    // Emails are stored in lower case (server/auth); the unique index on email answers either form.
+    .$if(text.includes('@'), (q) => q.where('email', 'in', [text, text.toLowerCase()]))
+    .$if(!text.includes('@'), (q) => q.where('id', '=', text))
     .executeTakeFirst();
   return row?.id ?? null;
 }
@@ -107,7 +109,8 @@ const rowOf = (r: BaseRow): RevisionRow => ({
   subject_type: r.subject_type,
   subject_id: r.subject_id,
   action: r.action,
-  fields: Object.keys(fieldsOf(r.changes)),
+  // In name order: PostgreSQL's jsonb keeps keys in an order of its own.
+  fields: Object.keys(fieldsOf(r.changes)).sort(),
 });
 
 /**
@@ -153,10 +156,12 @@ export async function listRevisions(
 export async function findRevision(db: DB, id: number): Promise<Revision | null> {
   const row = await base(db).select(['r.ip', 'r.user_agent']).where('r.id', '=', id).executeTakeFirst();
   if (!row) return null;
-  const changes = Object.entries(fieldsOf(row.changes)).map(([field, pair]) => ({
-    field,
-    before: Array.isArray(pair) ? (pair[0] ?? null) : null,
-    after: Array.isArray(pair) ? (pair[1] ?? null) : pair,
-  }));
+  const changes = Object.entries(fieldsOf(row.changes))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([field, pair]) => ({
+      field,
+      before: Array.isArray(pair) ? (pair[0] ?? null) : null,
+      after: Array.isArray(pair) ? (pair[1] ?? null) : pair,
+    }));
   return { ...rowOf(row), changes, ip: row.ip, user_agent: row.user_agent };
 }
