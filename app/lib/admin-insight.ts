@@ -2,9 +2,9 @@
 // "Reports"), read by their loaders and written by their links (browser-safe: no server code), and
 // where a revision's subject is shown in the back office.
 
-import type { ListSpec } from '~/lib/admin-list.ts';
-import { ADMIN_SCREENS } from '~/lib/admin-nav.ts';
 import { can, type StaffUser } from '../../server/domain/access.ts';
+import type { ListSpec } from './admin-list.ts';
+import { ADMIN_SCREENS } from './admin-nav.ts';
 
 /** Subject types and actions are kebab-case words (what recordRevision is given). */
 export const REVISION_WORD = /^[a-z][a-z0-9-]{0,39}$/;

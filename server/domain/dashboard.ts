@@ -54,27 +54,56 @@ export function lastDays(days: number, now = new Date()): string[] {
   return out;
 }
 
+/** How long a finished day's count is kept (per database handle, in this process). */
+export const FINISHED_DAY_TTL_MS = 10 * 60_000;
+const finishedDays = new WeakMap<DatabaseHandle, Map<string, { count: number; until: number }>>();
+
+/** Drops the kept day counts of `handle` (the bench's figure of a dashboard that counts every day). */
+export const forgetDayCounts = (handle: DatabaseHandle) => finishedDays.delete(handle);
+
 /**
  * Rows of `table` created on each of `days` (UTC): one range count per day, each a range of the
- * table's created_at index (migrations 0027), cheaper than grouping a month of rows by an
- * expression of the column.
+ * table's created_at index (migration 0027). A finished day's count hardly changes (only rows
+ * deleted since), so it is kept for FINISHED_DAY_TTL_MS: a dashboard view counts today's rows
+ * and, at most every ten minutes, the month's — about a million rows at the sizes of
+ * docs/performance.md, too many to count on every view.
  */
-async function perDay({ db, dialect }: DatabaseHandle, table: 'ads' | 'users', days: string[]): Promise<DayCount[]> {
-  const bounds = days.map((day) => {
-    const start = new Date(`${day}T00:00:00.000Z`);
-    return [timestampValue(dialect, start), timestampValue(dialect, new Date(start.getTime() + 86_400_000))];
-  });
-  const row = await db
-    .selectNoFrom(
-      bounds.map(([from, until], i) =>
-        sql<number>`(select count(*) from ${sql.table(table)} where created_at >= ${from} and created_at < ${until})`.as(
-          `d${i}`,
-        ),
-      ),
-    )
-    .executeTakeFirstOrThrow();
-  const counts = row as Record<string, unknown>;
-  return days.map((day, i) => ({ day, count: toNumber(counts[`d${i}`]) }));
+async function perDay(handle: DatabaseHandle, table: 'ads' | 'users', days: string[], now: Date): Promise<DayCount[]> {
+  const { db, dialect } = handle;
+  const today = now.toISOString().slice(0, 10);
+  let kept = finishedDays.get(handle);
+  if (!kept) {
+    kept = new Map();
+    finishedDays.set(handle, kept);
+  }
+  const cache = kept;
+  const fresh = (day: string) => {
+    const hit = day < today ? cache.get(`${table}:${day}`) : undefined;
+    return hit && hit.until > now.getTime() ? hit.count : null;
+  };
+  const wanted = days.filter((day) => fresh(day) === null);
+  const counted = new Map<string, number>();
+  if (wanted.length > 0) {
+    const row = await db
+      .selectNoFrom(
+        wanted.map((day, i) => {
+          const start = new Date(`${day}T00:00:00.000Z`);
+          const from = timestampValue(dialect, start);
+          const until = timestampValue(dialect, new Date(start.getTime() + 86_400_000));
+          return sql<number>`(select count(*) from ${sql.table(table)} where created_at >= ${from} and created_at < ${until})`.as(
+            `d${i}`,
+          );
+        }),
+      )
+      .executeTakeFirstOrThrow();
+    const counts = row as Record<string, unknown>;
+    wanted.forEach((day, i) => {
+      const count = toNumber(counts[`d${i}`]);
+      counted.set(day, count);
+      if (day < today) cache.set(`${table}:${day}`, { count, until: now.getTime() + FINISHED_DAY_TTL_MS });
+    });
+  }
+  return days.map((day) => ({ day, count: counted.get(day) ?? fresh(day) ?? 0 }));
 }
 
 export async function loadDashboard(handle: DatabaseHandle, now = new Date()): Promise<Dashboard> {
@@ -83,8 +112,8 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
   const weekStart = days[days.length - 7] as string;
   const [members, ads, total, pending, oldest, openReports, failed, categories, cities, unread, latest] =
     await Promise.all([
-      perDay(handle, 'users', days),
-      perDay(handle, 'ads', days),
+      perDay(handle, 'users', days, now),
+      perDay(handle, 'ads', days, now),
       db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll().as('n'))

@@ -157,6 +157,28 @@ describe.each(dialects)('dashboard figures on %s', (dialect) => {
     expect(d.contact.latest.map((m) => m.name).sort()).toEqual(['A', 'B']);
   });
 
+  it('counts today live and keeps a finished day’s count for ten minutes', async () => {
+    await loadDashboard(t, now);
+    const join = async (id: string, iso: string) =>
+      t.db
+        .insertInto('users')
+        .values({
+          id,
+          name: id,
+          email: `${id}@example.ly`,
+          created_at: dialect === 'postgres' ? new Date(iso) : iso,
+          updated_at: dialect === 'postgres' ? new Date(iso) : iso,
+        } as never)
+        .execute();
+    await join('late-today', '2026-11-21T11:00:00.000Z');
+    await join('late-yesterday', '2026-11-20T11:00:00.000Z');
+    const soon = await loadDashboard(t, new Date(now.getTime() + 60_000));
+    expect(soon.members.perDay.at(-1)).toEqual({ day: '2026-11-21', count: 3 });
+    expect(soon.members.perDay.find((x) => x.day === '2026-11-20')?.count).toBe(0);
+    const later = await loadDashboard(t, new Date(now.getTime() + 11 * 60_000));
+    expect(later.members.perDay.find((x) => x.day === '2026-11-20')?.count).toBe(1);
+  });
+
   it('builds the day list across a month boundary', () => {
     expect(lastDays(3, new Date('2026-12-01T05:00:00Z'))).toEqual(['2026-11-29', '2026-11-30', '2026-12-01']);
   });

@@ -21,6 +21,9 @@ interface AdminRoute {
   form?: Record<string, string>;
 }
 
+/** The id of a report and of a revision the matrix's pages open (written in beforeAll). */
+const MATRIX_ROW = 900_001;
+
 /**
  * Every admin route. A POST's form must be one the action refuses or that changes nothing (an
  * unknown id, a missing field), so the matrix can run in any order.
@@ -31,17 +34,37 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/reports', permission: 'view-ads' },
+  { path: '/en/admin/reports?status=resolved&kind=ad', permission: 'view-ads' },
+  { path: `/admin/reports/${MATRIX_ROW}`, permission: 'view-ads' },
+  // No note: refused (422), the report stays open.
+  {
+    path: `/en/admin/reports/${MATRIX_ROW}`,
+    permission: 'update-ads',
+    also: ['view-ads'],
+    form: { intent: 'resolve' },
+  },
+  { path: '/admin/revisions', permission: 'view-revisions' },
+  { path: '/en/admin/revisions?type=ad&action=approve&from=2026-01-01', permission: 'view-revisions' },
+  { path: `/admin/revisions/${MATRIX_ROW}`, permission: 'view-revisions' },
 ];
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
+let registered = 0;
 async function register(name: string): Promise<{ email: string; password: string }> {
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
   const password = 'matrix-password';
   const res = await fetch(`${base}/en/register`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      // Each member from an address of its own: the matrix registers more than one address may.
+      'x-forwarded-for': `10.77.${Math.floor(++registered / 250)}.${(registered % 250) + 1}`,
+    },
     body: new URLSearchParams({
       name,
       login: email,
@@ -93,6 +116,19 @@ const cookies = new Map<string, string>();
 const keyOf = (r: AdminRoute) => [r.permission, ...(r.also ?? [])].join('+');
 
 beforeAll(async () => {
+  const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
+  try {
+    db.prepare(
+      `insert or ignore into reports (id, reporter_id, user_id, reason, status)
+       select ?, r.id, u.id, 'spam', 'open' from users r, users u where r.email = 'user@souq.test' and u.email = 'admin@souq.test'`,
+    ).run(MATRIX_ROW);
+    db.prepare(
+      `insert or ignore into revisions (id, actor_id, subject_type, subject_id, action, changes)
+       select ?, id, 'report', '1', 'resolve', '{"status":["open","resolved"]}' from users where email = 'admin@souq.test'`,
+    ).run(MATRIX_ROW);
+  } finally {
+    db.close();
+  }
   cookies.set('visitor', '');
   cookies.set('member', await signIn('user@souq.test', 'password123'));
   cookies.set('super-admin', await signIn('admin@souq.test', 'password123'));

@@ -196,6 +196,7 @@ export default function ReportPage({ loaderData, actionData }: Route.ComponentPr
           </Text>
         ) : null}
       </Card>
+      {r.status !== 'open' ? <FormError code={(actionData as FormReply | undefined)?.formError} /> : null}
       {r.status === 'open' ? (
         canHandle ? (
           <HandleForm reply={actionData as FormReply | undefined} />

@@ -7,7 +7,8 @@
 //   They replace the (…, id) indexes of migration 0006, which nothing read;
 // - the reports queue pages by (status, created_at, id) (replacing reports_status), a member's
 //   reports are read by reporter and by reported member;
-// - ads and users by created_at, for the dashboard's new ads and members per day.
+// - ads and users by created_at, for the dashboard's new ads and members per day, and the status
+//   history by (ad, status, time), for when each waiting ad entered review.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../index.ts';
 import { timestampType } from './helpers.ts';
@@ -35,5 +36,12 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
   await db.schema.createIndex('revisions_action').on('revisions').columns(['action', 'created_at', 'id']).execute();
 
   await db.schema.createIndex('ads_created').on('ads').columns(['created_at']).execute();
+  // When each ad last entered review, as one index seek per ad (the queue's order, and the
+  // dashboard's longest wait).
+  await db.schema
+    .createIndex('ad_status_history_entered')
+    .on('ad_status_history')
+    .columns(['ad_id', 'to_status', 'created_at'])
+    .execute();
   await db.schema.createIndex('users_created').on('users').columns(['created_at']).execute();
 }
