@@ -23,12 +23,15 @@ export function DayChart({ id, title, days, series }: { id: string; title: strin
   const { day, date } = dates(locale);
   const total = days.reduce((a, d) => a + d.count, 0);
   const peak = days.reduce<ChartDay | null>((best, d) => (best === null || d.count > best.count ? d : best), null);
-  const summary = t('dashboard.chart-summary', {
-    total: number.format(total),
-    days: days.length,
-    peak: peak && peak.count > 0 ? date(`${peak.day}T12:00:00Z`) : '—',
-    peakCount: number.format(peak?.count ?? 0),
-  });
+  const summary =
+    peak && peak.count > 0
+      ? t('dashboard.chart-summary', {
+          total: number.format(total),
+          days: days.length,
+          peak: date(`${peak.day}T12:00:00Z`),
+          peakCount: number.format(peak.count),
+        })
+      : t('dashboard.chart-none', { days: days.length });
   const data = days.map((d) => ({ label: day(d.day), [series]: d.count }));
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
@@ -46,7 +49,6 @@ export function DayChart({ id, title, days, series }: { id: string; title: strin
           series={[{ name: series, label: title, color: 'brand.6' }]}
           valueFormatter={(v) => number.format(v)}
           tickLine="none"
-          gridAxis="y"
           xAxisProps={{ reversed: rtl, interval: 'preserveStartEnd', minTickGap: 16 }}
           yAxisProps={{ orientation: rtl ? 'right' : 'left', allowDecimals: false, width: 48 }}
           tooltipAnimationDuration={0}

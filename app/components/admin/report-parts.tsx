@@ -10,14 +10,19 @@ import type { MemberReports, ReportRow } from '../../../server/domain/admin/repo
 
 type Reported = Pick<ReportRow, 'ad' | 'member' | 'chat_id'>;
 
+/** A member's words isolated in a line of the page's language (first-strong isolate … pop). */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+
 /** "Ad: <title>" or "Member: <name>" (from a chat), or that the subject is gone. */
 export function useReportSubject() {
   const { t } = useT('admin');
   return (r: Reported) =>
     r.ad
-      ? t('reports.about-ad', { title: r.ad.title })
+      ? t('reports.about-ad', { title: isolate(r.ad.title) })
       : r.member
-        ? t(r.chat_id !== null ? 'reports.about-member-chat' : 'reports.about-member', { name: r.member.name })
+        ? t(r.chat_id !== null ? 'reports.about-member-chat' : 'reports.about-member', {
+            name: isolate(r.member.name),
+          })
         : t('reports.about-gone');
 }
 
@@ -51,7 +56,7 @@ function ReportLines({ rows, now, empty }: { rows: ReportRow[]; now: string; emp
     <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
       {rows.map((r) => (
         <Group component="li" key={r.id} gap="xs" wrap="wrap" justify="space-between">
-          <Anchor component={Link} to={to(`/admin/reports/${r.id}`)} dir="auto" py={10}>
+          <Anchor component={Link} to={to(`/admin/reports/${r.id}`)} py={10}>
             {subject(r)}
           </Anchor>
           <Group gap="xs">

@@ -43,7 +43,7 @@ function Stat({
   alert?: boolean;
 }) {
   return (
-    <Card withBorder radius="lg" padding="lg">
+    <Card withBorder radius="lg" padding="md">
       <Text size="sm" c="dimmed">
         {to ? (
           <Anchor component={Link} to={to} inherit>
@@ -119,7 +119,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         ) : null}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={{ base: 'xs', sm: 'md' }}>
         <Stat
           label={t('dashboard.pending')}
           value={number.format(d.pending.count)}

@@ -141,12 +141,12 @@ export default function ReportPage({ loaderData, actionData }: Route.ComponentPr
   const { report: r, canHandle, adPath, memberPath, ownerPath, reporterPath } = loaderData;
   const link = (path: string | null, text: string) =>
     path ? (
-      <Anchor component={Link} to={to(path)} dir="auto">
-        {text}
+      <Anchor component={Link} to={to(path)}>
+        <bdi>{text}</bdi>
       </Anchor>
     ) : (
-      <Text dir="auto" inherit>
-        {text}
+      <Text inherit>
+        <bdi>{text}</bdi>
       </Text>
     );
   return (
@@ -158,7 +158,7 @@ export default function ReportPage({ loaderData, actionData }: Route.ComponentPr
         </Group>
       </Anchor>
       <Group gap="sm" align="center">
-        <Title order={1} dir="auto" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={1} style={{ overflowWrap: 'anywhere' }}>
           {subject(r)}
         </Title>
         <ReportStatusBadge status={r.status} />

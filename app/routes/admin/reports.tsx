@@ -61,13 +61,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
       label: t('reports.col.subject'),
       primary: true,
       render: (r) => (
-        <Anchor
-          component={Link}
-          to={to(`/admin/reports/${r.id}`)}
-          fw={600}
-          dir="auto"
-          style={{ overflowWrap: 'anywhere' }}
-        >
+        <Anchor component={Link} to={to(`/admin/reports/${r.id}`)} fw={600} style={{ overflowWrap: 'anywhere' }}>
           {subject(r)}
         </Anchor>
       ),
@@ -92,8 +86,8 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
       label: t('reports.col.reporter'),
       render: (r) =>
         r.reporter ? (
-          <Text size="sm" dir="auto">
-            {r.reporter.name}
+          <Text size="sm">
+            <bdi>{r.reporter.name}</bdi>
           </Text>
         ) : (
           <Text size="sm" c="dimmed">

@@ -79,11 +79,11 @@ export default function RevisionPage({ loaderData }: Route.ComponentProps) {
           <Fact label={t('revisions.col.actor')}>
             {r.actor ? (
               <>
-                <Text dir="auto" inherit>
-                  {r.actor.name}
+                <Text inherit>
+                  <bdi>{r.actor.name}</bdi>
                 </Text>
-                <Text size="sm" c="dimmed" dir="ltr" style={{ overflowWrap: 'anywhere' }}>
-                  {r.actor.email}
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  <bdi dir="ltr">{r.actor.email}</bdi>
                 </Text>
               </>
             ) : (
@@ -91,13 +91,13 @@ export default function RevisionPage({ loaderData }: Route.ComponentProps) {
             )}
           </Fact>
           <Fact label={t('revisions.ip')}>
-            <Text dir="ltr" inherit>
-              {r.ip ?? '—'}
+            <Text inherit>
+              <bdi dir="ltr">{r.ip ?? '—'}</bdi>
             </Text>
           </Fact>
           <Fact label={t('revisions.user-agent')}>
-            <Text size="sm" dir="ltr" style={{ overflowWrap: 'anywhere' }} inherit>
-              {r.user_agent ?? '—'}
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} inherit>
+              <bdi dir="ltr">{r.user_agent ?? '—'}</bdi>
             </Text>
           </Fact>
         </SimpleGrid>

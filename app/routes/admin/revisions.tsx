@@ -81,11 +81,11 @@ export default function Revisions({ loaderData }: Route.ComponentProps) {
       render: (r) =>
         r.actor ? (
           <Box>
-            <Text size="sm" dir="auto">
-              {r.actor.name}
+            <Text size="sm">
+              <bdi>{r.actor.name}</bdi>
             </Text>
-            <Text size="xs" c="dimmed" dir="ltr" style={{ overflowWrap: 'anywhere' }}>
-              {r.actor.email}
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              <bdi dir="ltr">{r.actor.email}</bdi>
             </Text>
           </Box>
         ) : (
