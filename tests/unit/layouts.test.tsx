@@ -36,7 +36,7 @@ describe('admin layout', () => {
       '/en/admin',
       <AdminFrame user={{ is_super_admin: false, permissions: ['view-ads'] }}>x</AdminFrame>,
     );
-    expect(adminLinks(html)).toEqual(['/en/admin', '/en/admin/posts']);
+    expect(adminLinks(html)).toEqual(['/en/admin', '/en/admin/posts', '/en/admin/reports']);
     expect(html).toContain('Dashboard');
     expect(html).toContain('>Ads<');
   });
@@ -50,7 +50,7 @@ describe('admin layout', () => {
   });
   it('lists every built screen to a super admin, in Arabic without a prefix', () => {
     const html = render('/admin', <AdminFrame user={{ is_super_admin: true, permissions: [] }}>x</AdminFrame>);
-    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts']);
+    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts', '/admin/reports', '/admin/revisions']);
     expect(html).toContain('لوحة المعلومات');
     expect(html).toContain('>الإعلانات<');
   });

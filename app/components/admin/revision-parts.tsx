@@ -1,5 +1,5 @@
 // Words and values of the audit log's screens (app/routes/admin/revisions.tsx, revision.tsx).
-import { Code, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useT } from '~/i18n/use-t.ts';
 
 /** A subject type or action in words when the catalogue has them, else as recorded. */
@@ -29,8 +29,15 @@ export function RevisionValue({ value }: { value: unknown }) {
     );
   }
   return (
-    <Code block dir="ltr" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+    <Text
+      component="pre"
+      size="sm"
+      ff="monospace"
+      dir="ltr"
+      m={0}
+      style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+    >
       {JSON.stringify(value, null, 2)}
-    </Code>
+    </Text>
   );
 }

@@ -242,7 +242,7 @@ export interface MemberReports {
 }
 
 /**
- * A member's reports for their page in the back office (app/components/admin/member-reports.tsx):
+ * A member's reports for their page in the back office (MemberReportsCard in app/components/admin/report-parts.tsx):
  * the newest `limit` about them and by them, and how many of each are open.
  */
 export async function listMemberReports(db: DB, memberId: string, limit = 10): Promise<MemberReports> {
