@@ -151,7 +151,7 @@ const count = async (h: DatabaseHandle, table: 'users' | 'revisions' | 'reports'
 /** Rows numbered 0…n-1 for an INSERT … SELECT (`seq.n`), in both dialects. */
 const numbers = (h: DatabaseHandle, from: number, n: number) =>
   h.dialect === 'postgres'
-    ? sql`generate_series(${sql.lit(from)}, ${sql.lit(from + n - 1)}) as seq(n)`
+    ? sql`generate_series(${sql.lit(from)}::bigint, ${sql.lit(from + n - 1)}::bigint) as seq(n)`
     : sql`(with recursive s(n) as (select ${sql.lit(from)} union all select n + 1 from s where n < ${sql.lit(from + n - 1)}) select n from s) as seq`;
 
 /** `seconds` after the epoch as a timestamp column value. */

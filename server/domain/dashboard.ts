@@ -106,6 +106,50 @@ async function perDay(handle: DatabaseHandle, table: 'ads' | 'users', days: stri
   return days.map((day) => ({ day, count: counted.get(day) ?? fresh(day) ?? 0 }));
 }
 
+/**
+ * When the ad that has waited longest for review entered it: the queue's first ad
+ * (server/domain/moderation.ts orders pending ads by when they last entered review, else by their
+ * creation). An ad enters review after it is created, so the pending ads are read oldest first,
+ * a batch at a time, until the next one was created after the best time found: usually one batch,
+ * however long the queue (each a range of ads_status_created, each entry time one seek of
+ * ad_status_history_entered: migration 0027).
+ */
+export async function oldestWaiting({ db }: DatabaseHandle, batch = 50): Promise<string | null> {
+  let best: number | null = null;
+  let after: { created_at: unknown; id: number } | null = null;
+  for (;;) {
+    const rows: { id: number; created_at: unknown; entered: unknown }[] = await db
+      .selectFrom('ads as a')
+      .select(['a.id', 'a.created_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('ad_status_history as h')
+          .select((h) => h.fn.max('h.created_at').as('q'))
+          .whereRef('h.ad_id', '=', 'a.id')
+          .where('h.to_status', '=', 'pending')
+          .as('entered'),
+      )
+      .where('a.status', '=', 'pending')
+      .$if(after !== null, (q) => {
+        const { created_at, id } = after as { created_at: unknown; id: number };
+        return q.where(sql<boolean>`(a.created_at, a.id) > (${created_at}, ${id})`);
+      })
+      .orderBy('a.created_at')
+      .orderBy('a.id')
+      .limit(batch)
+      .execute();
+    for (const r of rows) {
+      const created = Date.parse(toIso(r.created_at));
+      if (best !== null && created >= best) return new Date(best).toISOString();
+      const entered = r.entered ? Date.parse(toIso(r.entered)) : created;
+      if (best === null || entered < best) best = entered;
+    }
+    const last: { id: number; created_at: unknown } | undefined = rows[rows.length - 1];
+    if (rows.length < batch || !last) return best === null ? null : new Date(best).toISOString();
+    after = { created_at: last.created_at, id: Number(last.id) };
+  }
+}
+
 export async function loadDashboard(handle: DatabaseHandle, now = new Date()): Promise<Dashboard> {
   const { db } = handle;
   const days = lastDays(DASHBOARD_DAYS, now);
@@ -123,25 +167,7 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
         .select((eb) => eb.fn.countAll().as('n'))
         .where('status', '=', 'pending')
         .executeTakeFirstOrThrow(),
-      // The queue's first ad (server/domain/moderation.ts): the one that entered review longest ago.
-      db
-        .selectFrom('ads as a')
-        .select((eb) =>
-          eb.fn
-            .min(
-              eb.fn.coalesce(
-                eb
-                  .selectFrom('ad_status_history as h')
-                  .select((h) => h.fn.max('h.created_at').as('q'))
-                  .whereRef('h.ad_id', '=', 'a.id')
-                  .where('h.to_status', '=', 'pending'),
-                'a.created_at',
-              ),
-            )
-            .as('at'),
-        )
-        .where('a.status', '=', 'pending')
-        .executeTakeFirst(),
+      oldestWaiting(handle),
       countOpenReports(db),
       db
         .selectFrom('jobs')
@@ -183,7 +209,7 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
       perDay: members,
     },
     ads: { last30Days: ads.reduce((a, d) => a + d.count, 0), perDay: ads },
-    pending: { count: toNumber(pending.n), oldestSince: oldest?.at ? toIso(oldest.at) : null },
+    pending: { count: toNumber(pending.n), oldestSince: oldest },
     reports: { open: openReports },
     jobs: { failed: toNumber(failed.n) },
     top: {

@@ -8,7 +8,7 @@ import { recountTaxonomy } from '../../server/domain/ads/bookkeeping.ts';
 import { createAd, resolveCategoryPath } from '../../server/domain/ads/placing.ts';
 import { moveAd } from '../../server/domain/ads/status.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
-import { lastDays, loadDashboard } from '../../server/domain/dashboard.ts';
+import { lastDays, loadDashboard, oldestWaiting } from '../../server/domain/dashboard.ts';
 import { insertMember, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -177,6 +177,26 @@ describe.each(dialects)('dashboard figures on %s', (dialect) => {
     expect(soon.members.perDay.find((x) => x.day === '2026-11-20')?.count).toBe(0);
     const later = await loadDashboard(t, new Date(now.getTime() + 11 * 60_000));
     expect(later.members.perDay.find((x) => x.day === '2026-11-20')?.count).toBe(1);
+  });
+
+  it('finds the longest wait by when each ad last entered review, however the batch is cut', async () => {
+    // The oldest pending ad entered review again today at 08:00: the one placed at 07:00 now waits longest.
+    const oldest = await t.db
+      .selectFrom('ads')
+      .select('id')
+      .where('title', '=', 'Waiting longest')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('ad_status_history')
+      .values({
+        ad_id: oldest.id,
+        from_status: 'rejected',
+        to_status: 'pending',
+        created_at: dialect === 'postgres' ? new Date('2026-11-21T08:00:00.000Z') : '2026-11-21T08:00:00.000Z',
+      } as never)
+      .execute();
+    for (const batch of [1, 2, 50]) expect(await oldestWaiting(t, batch)).toBe('2026-11-21T07:00:00.000Z');
+    expect((await loadDashboard(t, now)).pending.oldestSince).toBe('2026-11-21T07:00:00.000Z');
   });
 
   it('builds the day list across a month boundary', () => {

@@ -36,6 +36,9 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
   await db.schema.createIndex('revisions_action').on('revisions').columns(['action', 'created_at', 'id']).execute();
 
   await db.schema.createIndex('ads_created').on('ads').columns(['created_at']).execute();
+  // The ads of one status by age: the dashboard finds the longest-waiting ad among the oldest
+  // pending ones (server/domain/dashboard.ts, oldestWaiting).
+  await db.schema.createIndex('ads_status_created').on('ads').columns(['status', 'created_at', 'id']).execute();
   // When each ad last entered review, as one index seek per ad (the queue's order, and the
   // dashboard's longest wait).
   await db.schema
