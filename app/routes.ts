@@ -41,6 +41,10 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/badges', 'routes/admin/badges.tsx', { id: id('admin.badges') }),
       route('admin/badges/new', 'routes/admin/badge.tsx', { id: id('admin.badge.new') }),
       route('admin/badges/:id', 'routes/admin/badge.tsx', { id: id('admin.badge') }),
+      route('admin/reports', 'routes/admin/reports.tsx', { id: id('admin.reports') }),
+      route('admin/reports/:id', 'routes/admin/report.tsx', { id: id('admin.report') }),
+      route('admin/revisions', 'routes/admin/revisions.tsx', { id: id('admin.revisions') }),
+      route('admin/revisions/:id', 'routes/admin/revision.tsx', { id: id('admin.revision') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -4,7 +4,8 @@
 //   npm run bench -- --ads 10000 --postgres postgres://postgres@127.0.0.1:5432
 //   npm run bench -- --db /path/souq.db               an existing SQLite file (copied first; --in-place: not)
 //   npm run bench -- --db postgres://…/souq           an existing PostgreSQL database (written to!)
-//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos,alerts,realtime
+//   options: --duration 5 (seconds per row)  --connections 10  --rows <regex>  --skip load,single,service,quality,signin,photos,alerts,admin,realtime
+//            (and admin: the back-office lists, scripts/bench-admin.ts; alone: npm run bench:admin)
 //            --profile (CPU profile of the server while measured, summarised)  --compare <10 000-ad result .json>  --cache <dir> (seeded databases; default <tmp>/souq-bench)
 //            --redis redis://127.0.0.1:6379 (the realtime figures with the Redis adapter too)  --rt-connections 10000  --rt-fanout 1000 …
 //            (the realtime section's sizes: scripts/bench-realtime.ts; alone: npm run bench:realtime)
@@ -26,6 +27,9 @@
 //    queueing), then sign-in attempts and the processing of a 12 MP photo;
 // 3b. saved-search alerts in this process (scripts/bench-alerts.ts): one new ad matched against
 //    100 000 saved searches made for the run (--skip alerts leaves it out);
+// 3c. the back office in this process (scripts/bench-admin.ts): each admin list's query and the
+//    dashboard's, one call at a time, on the run's database topped up to 100 000 members,
+//    1 000 000 revisions and 20 000 reports (--skip admin leaves it out);
 // 4. with the demo ads, the judged query set's mean recall and precision of the first ten
 //    (server/domain/search/quality/evaluate.ts, as `npm run search:quality`);
 // 5. the embedded realtime server in a built server of its own (scripts/bench-realtime.ts): 10 000
@@ -47,6 +51,7 @@ import { measureRelevance } from '../server/domain/search/quality/evaluate.ts';
 import { search, searchEngine } from '../server/domain/search/service.ts';
 import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
+import { type AdminBench, adminChecks, benchAdmin, printAdminBench } from './bench-admin.ts';
 import { ALERTS_TARGET_MS, type AlertsBench, benchAlerts, printAlertsBench } from './bench-alerts.ts';
 import { benchPhotos, type PhotoBench, printPhotoBench } from './bench-photos.ts';
 import {
@@ -313,12 +318,15 @@ async function inspectDatabase(db: BenchDatabase) {
     }
     // Saved-search alerts: the saved searches are made for the measure and removed after it.
     const alerts: AlertsBench | null = skip.has('alerts') ? null : await benchAlerts(handle);
+    // The back office's lists: the members, revisions and reports they page through are added first.
+    const admin: AdminBench | null = skip.has('admin') ? null : await benchAdmin(handle, Math.min(duration, 3));
     return {
       ads: Number(counts.all),
       published,
       words,
       service,
       alerts,
+      admin,
       relevance: skip.has('quality') ? null : await relevanceOf(handle, published),
       adPath: await sampleAd(handle),
     };
@@ -796,6 +804,7 @@ if (single.length) {
   printTable(latencyColumns, single);
 }
 if (facts.alerts) printAlertsBench(facts.alerts);
+if (facts.admin) printAdminBench(facts.admin);
 
 // The targets of docs/performance.md next to what was measured.
 const checks: { figure: string; measured: string; ok: boolean | null }[] = [];
@@ -916,6 +925,7 @@ if (costliestCached?.cpu_ms && Number.isFinite(staticCpu)) {
     ok: pct >= 50,
   });
 }
+if (facts.admin) checks.push(...adminChecks(facts.admin));
 if (facts.alerts) {
   checks.push({
     figure: `saved-search alerts: one new ad against ${n(facts.alerts.searches)} saved searches p95 ≤ ${ALERTS_TARGET_MS} ms`,
@@ -974,6 +984,7 @@ writeFileSync(
       words: facts.words,
       service: facts.service,
       alerts: facts.alerts,
+      admin: facts.admin,
       relevance: facts.relevance,
       server_start_ms: serverStartMs,
       server_first_search_ms: serverIndexMs,

@@ -10,8 +10,11 @@ export interface ListSpec<Sort extends string = string> {
   sorts: readonly Sort[];
   /** The default direction of each sort (desc when absent). */
   directions?: Partial<Record<Sort, SortDirection>>;
-  /** Each filter's allowed values (a value outside them is ignored). */
-  filters?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Each filter's allowed values, or the pattern a free-text filter's value must match (a value
+   * outside them is ignored).
+   */
+  filters?: Readonly<Record<string, readonly string[] | RegExp>>;
 }
 
 export interface ListQuery<Sort extends string = string> {
@@ -36,7 +39,10 @@ export function parseListQuery<Sort extends string>(params: URLSearchParams, spe
   const filters: Record<string, string> = {};
   for (const [name, allowed] of Object.entries(spec.filters ?? {})) {
     const value = params.get(name);
-    if (value && allowed.includes(value)) filters[name] = value;
+    const trimmed = value?.trim().slice(0, SEARCH_MAX);
+    if (trimmed && (allowed instanceof RegExp ? allowed.test(trimmed) : allowed.includes(trimmed))) {
+      filters[name] = trimmed;
+    }
   }
   const after = params.get('after');
   return { q, sort, dir, filters, after: after && after.length <= 400 ? after : null };

@@ -15,6 +15,7 @@ export interface AdminScreen {
 export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin', key: 'dashboard', permission: null, ready: true },
   { path: '/admin/posts', key: 'posts', permission: 'view-ads', ready: true },
+  { path: '/admin/reports', key: 'reports', permission: 'view-ads', ready: true },
   { path: '/admin/users', key: 'users', permission: 'view-users', ready: true },
   { path: '/admin/permissions', key: 'permissions', permission: 'view-permissions', ready: true },
   { path: '/admin/packages', key: 'packages', permission: 'view-packages', ready: true },
@@ -22,7 +23,7 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/badges', key: 'badges', permission: 'view-badges', ready: true },
   { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: true },
   { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: true },
-  { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: false },
+  { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: true },
   { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
   { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
   { path: '/admin/jobs', key: 'jobs', permission: 'view-dashboard', ready: true },

@@ -343,6 +343,9 @@ export interface ReportsTable {
   handled_by: string | null;
   /** The chat a member was reported from (migration 0018). */
   chat_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The staff member's note when resolving or dismissing it, and when (migration 0027). */
+  resolution_note: ColumnType<string | null, string | null | undefined, string | null>;
+  handled_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -20,6 +20,8 @@ export async function recordRevision(
       changes: JSON.stringify(changes),
       ip: actor?.ip ?? null,
       user_agent: actor?.userAgent?.slice(0, 500) ?? null,
+      // In milliseconds, as the list's keyset cursor carries it (PostgreSQL's now() has microseconds).
+      created_at: new Date(),
     })
     .execute();
 }

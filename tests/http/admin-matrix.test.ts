@@ -26,6 +26,8 @@ interface AdminRoute {
 
 /** A package the matrix's pages open (inserted before the matrix runs; switched off, never granted). */
 const MATRIX_PACKAGE = 990_001;
+/** The id of a report and of a revision the matrix's pages open (written in beforeAll). */
+const MATRIX_ROW = 900_001;
 
 /**
  * Every admin route. A POST's form must be one the action refuses or that changes nothing (an
@@ -152,6 +154,19 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/jobs', permission: 'view-dashboard', form: { intent: 'retry', id: 'none' } },
   { path: '/admin/settings', permission: 'super-admin' },
   { path: '/en/admin/settings', permission: 'super-admin', form: { moderation: 'sometimes' } },
+  { path: '/admin/reports', permission: 'view-ads' },
+  { path: '/en/admin/reports?status=resolved&kind=ad', permission: 'view-ads' },
+  { path: `/admin/reports/${MATRIX_ROW}`, permission: 'view-ads' },
+  // No note: refused (422), the report stays open.
+  {
+    path: `/en/admin/reports/${MATRIX_ROW}`,
+    permission: 'update-ads',
+    also: ['view-ads'],
+    form: { intent: 'resolve' },
+  },
+  { path: '/admin/revisions', permission: 'view-revisions' },
+  { path: '/en/admin/revisions?type=ad&action=approve&from=2026-01-01', permission: 'view-revisions' },
+  { path: `/admin/revisions/${MATRIX_ROW}`, permission: 'view-revisions' },
 ];
 
 /** The route's path with `{member}`, `{company}`, `{badge}` replaced by their ids. */
@@ -265,6 +280,14 @@ beforeAll(async () => {
       `insert or ignore into banners (id, title_ar, link, placement, images, active, position)
        values (?, 'بانر المصفوفة', '/posts', 'home-inline', '{}', 0, 0)`,
     ).run(BANNER_ID);
+    db.prepare(
+      `insert or ignore into reports (id, reporter_id, user_id, reason, status)
+       select ?, r.id, u.id, 'spam', 'open' from users r, users u where r.email = 'user@souq.test' and u.email = 'admin@souq.test'`,
+    ).run(MATRIX_ROW);
+    db.prepare(
+      `insert or ignore into revisions (id, actor_id, subject_type, subject_id, action, changes)
+       select ?, id, 'report', '1', 'resolve', '{"status":["open","resolved"]}' from users where email = 'admin@souq.test'`,
+    ).run(MATRIX_ROW);
   } finally {
     db.close();
   }

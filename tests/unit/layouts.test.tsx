@@ -37,7 +37,7 @@ describe('admin layout', () => {
       '/en/admin',
       <AdminFrame user={{ is_super_admin: false, permissions: ['view-ads'] }}>x</AdminFrame>,
     );
-    expect(adminLinks(html)).toEqual(['/en/admin', '/en/admin/posts']);
+    expect(adminLinks(html)).toEqual(['/en/admin', '/en/admin/posts', '/en/admin/reports']);
     expect(html).toContain('Dashboard');
     expect(html).toContain('>Ads<');
   });

@@ -77,6 +77,7 @@ describe('admin sidebar', () => {
   const BUILT: [string, string | null][] = [
     ['/admin', null],
     ['/admin/posts', 'view-ads'],
+    ['/admin/reports', 'view-ads'],
     ['/admin/users', 'view-users'],
     ['/admin/permissions', 'view-permissions'],
     ['/admin/packages', 'view-packages'],
@@ -84,6 +85,7 @@ describe('admin sidebar', () => {
     ['/admin/badges', 'view-badges'],
     ['/admin/cities', 'view-cities'],
     ['/admin/banners', 'view-banners'],
+    ['/admin/revisions', 'view-revisions'],
     ['/admin/jobs', 'view-dashboard'],
     ['/admin/settings', 'super-admin'],
   ];
@@ -112,7 +114,11 @@ describe('admin sidebar', () => {
       { is_super_admin: false, permissions: [...PERMISSIONS] },
       expect.not.arrayContaining(['/admin/settings']),
     ],
-    ['staff with view-ads alone', { is_super_admin: false, permissions: ['view-ads'] }, ['/admin', '/admin/posts']],
+    [
+      'staff with view-ads alone',
+      { is_super_admin: false, permissions: ['view-ads'] },
+      ['/admin', '/admin/posts', '/admin/reports'],
+    ],
     [
       'staff with view-banners alone',
       { is_super_admin: false, permissions: ['view-banners'] },

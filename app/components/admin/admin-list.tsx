@@ -26,9 +26,13 @@ export interface AdminColumn<Row> {
 export interface AdminFilter {
   name: string;
   label: string;
-  /** The "any" choice's words. */
-  any: string;
-  options: readonly { value: string; label: string }[];
+  /** A choice among `options` (the default), free text, or a day. */
+  type?: 'select' | 'text' | 'date';
+  /** The "any" choice's words (a select). */
+  any?: string;
+  options?: readonly { value: string; label: string }[];
+  /** Words under a text or date field (what it takes). */
+  hint?: string;
 }
 
 export interface BulkAction {
@@ -94,16 +98,30 @@ export function AdminList<Row>({
               className={classes.search}
             />
           ) : null}
-          {filters.map((f) => (
-            <NativeSelect
-              key={f.name}
-              name={f.name}
-              label={f.label}
-              defaultValue={query.filters[f.name] ?? ''}
-              data={[{ value: '', label: f.any }, ...f.options]}
-              className={classes.filter}
-            />
-          ))}
+          {filters.map((f) =>
+            f.type === 'text' || f.type === 'date' ? (
+              <TextInput
+                key={f.name}
+                type={f.type}
+                name={f.name}
+                label={f.label}
+                description={f.hint}
+                defaultValue={query.filters[f.name] ?? ''}
+                maxLength={100}
+                dir="auto"
+                className={classes.filter}
+              />
+            ) : (
+              <NativeSelect
+                key={f.name}
+                name={f.name}
+                label={f.label}
+                defaultValue={query.filters[f.name] ?? ''}
+                data={[{ value: '', label: f.any ?? '' }, ...(f.options ?? [])]}
+                className={classes.filter}
+              />
+            ),
+          )}
           {query.sort !== spec.sorts[0] ? <input type="hidden" name="sort" value={query.sort} /> : null}
           {query.dir !== (spec.directions?.[query.sort] ?? 'desc') ? (
             <input type="hidden" name="dir" value={query.dir} />

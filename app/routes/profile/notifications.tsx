@@ -73,6 +73,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             : null,
       reason: typeof n.data.reason === 'string' ? n.data.reason : null,
       change: n.data.change === true,
+      // A report the member sent, handled by staff (server/domain/admin/reports.ts).
+      dismissed: n.data.outcome === 'dismissed',
       // A saved search's news: the searches an ad matched (instant), or one search's count (digest).
       searches: Array.isArray(n.data.searches)
         ? (n.data.searches as { name?: unknown }[]).map((x) => String(x.name ?? '')).filter(Boolean)
@@ -212,6 +214,8 @@ function useWords() {
         return { heading: t('kinds.favorite-price-drop'), hint: null };
       case 'favorite-sold':
         return { heading: t('kinds.favorite-sold'), hint: null };
+      case 'report-resolved':
+        return { heading: t(item.dismissed ? 'kinds.report-dismissed' : 'kinds.report-resolved'), hint: null };
       default:
         return { heading: t('kinds.other'), hint: null };
     }

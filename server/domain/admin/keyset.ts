@@ -63,7 +63,9 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   let q = query;
   if (options.cursor) {
     const { value, id: after } = options.cursor;
-    const past: Expression<SqlBool> = sql<SqlBool>`(${column} ${op} ${value} or (${column} = ${value} and ${id} ${op} ${after}))`;
+    // A row-value comparison: both dialects read it as one range of an index on (column, id), so
+    // a deep page starts where its cursor is instead of skipping the rows before it.
+    const past: Expression<SqlBool> = sql<SqlBool>`(${column}, ${id}) ${op} (${value}, ${after})`;
     q = q.where(past);
   }
   const dir = sql.raw(options.direction);
