@@ -4,7 +4,8 @@
 // Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
 // with that ad, its category, taxonomy or owner. Entries live at most `ttlMs` (other processes of a
-// cluster are not told of changes).
+// cluster are not told of changes). A committed catalogue edit (server/domain/catalogue-changes.ts)
+// drops every page.
 //
 // An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
 // memory, and later hits answer the form the client accepts as it is (ADR 0011). A render that no
@@ -16,6 +17,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CACHE_TAGS_HEADER, COUNT_VIEW_HEADER } from '../../app/lib/page-cache.ts';
 import { type AdChange, onAdChange, tagsOf } from '../domain/ad-changes.ts';
+import { onCatalogueChange } from '../domain/catalogue-changes.ts';
 import { type Coding, chooseCoding, compressVariants, PAGE_BROTLI_QUALITY } from './encoding.ts';
 
 /** A page answered from memory: the same bytes for every visitor, compressed once. */
@@ -192,7 +194,17 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  const unsubscribe = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  /** Forgets every page (a catalogue edit: any page may show its words). */
+  function clear() {
+    for (const key of [...entries.keys()]) drop(key);
+  }
+
+  const unsubscribeAds = onAdChange((change: AdChange) => invalidate(tagsOf(change)));
+  const unsubscribeCatalogue = onCatalogueChange(clear);
+  const unsubscribe = () => {
+    unsubscribeAds();
+    unsubscribeCatalogue();
+  };
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.endsWith('.data')) return next();
@@ -313,5 +325,5 @@ export function createPageCache(options: PageCacheOptions) {
     next();
   }
 
-  return { middleware, invalidate, stats, size: () => entries.size, close: unsubscribe };
+  return { middleware, invalidate, clear, stats, size: () => entries.size, close: unsubscribe };
 }

@@ -43,6 +43,8 @@ export const JOBS = {
   }),
   /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
   'alert-saved-searches': z.object({ adId: z.number().int().positive() }),
+  /** After a catalogue edit: saved searches' slugs and alert keys derived again (server/domain/admin/catalogue-effects.ts). */
+  'refresh-saved-searches': none,
   /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
   'saved-search-digests': none,
   /**

@@ -20,6 +20,7 @@ import * as m0017 from './0017_notifications_list.ts';
 import * as m0018 from './0018_chats.ts';
 import * as m0019 from './0019_favorites.ts';
 import * as m0020 from './0020_saved_search_alerts.ts';
+import * as m0026 from './0026_category_redirects.ts';
 import type { Migration } from './helpers.ts';
 
 export const migrations: Migration[] = [
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0026,
 ];

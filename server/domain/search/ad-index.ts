@@ -937,7 +937,8 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       lat: position.lat,
       lng: position.lng,
     };
-    return { row, published: r.status === 'published' };
+    // An ad of a category switched off (or under one) is listed nowhere, as the sitemap leaves it out.
+    return { row, published: r.status === 'published' && catalogue.categoryById.has(r.category_id) };
   });
 }
 
@@ -1100,6 +1101,8 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
     ].map(numbersOf) as Float64Array[];
     for (let i = 0; i < (ids as Float64Array).length; i++) {
       const id = ids?.[i] as number;
+      // Ads of a category switched off (or under one) are listed nowhere (see readAds).
+      if (!catalogue.categoryById.has(category?.[i] as number)) continue;
       const areaId = area?.[i] as number;
       const la = lat?.[i] as number;
       const ln = lng?.[i] as number;

@@ -312,6 +312,25 @@ class SearchEngine {
   }
 
   /**
+   * After a committed staff edit of the catalogue (server/domain/admin/catalogue.ts): a fresh
+   * snapshot at once (names, options, the tree), the text candidates of recent queries forgotten
+   * (the ads' catalogue words changed), and an index built on the new catalogue (its filterable
+   * attributes and category order), swapped in when complete. Resolves when the new index is in.
+   */
+  async catalogueChanged(): Promise<void> {
+    this.forgetCatalogue();
+    this.textCache.clear();
+    if (!this.#index) return;
+    const started = Date.now();
+    const catalogue = await this.catalogue();
+    const seen = await newestChange(this.handle.db);
+    const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
+    this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
+    this.#seen = Math.min(this.#seen, seen);
+    this.#applied = new Map();
+  }
+
+  /**
    * Whether searches are answered from a built index: the readiness check's question (a million
    * ads take seconds to index, and searches wait for it). With no index and no build under way —
    * the first call, or after a failed build — it starts one.
