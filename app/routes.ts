@@ -20,6 +20,12 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin', 'routes/admin/dashboard.tsx', { id: id('admin.dashboard') }),
       route('admin/posts', 'routes/admin/posts.tsx', { id: id('admin.posts') }),
       route('admin/posts/:id', 'routes/admin/post.tsx', { id: id('admin.post') }),
+      route('admin/taxonomies', 'routes/admin/taxonomies.tsx', { id: id('admin.taxonomies') }),
+      route('admin/taxonomies/:id/attributes', 'routes/admin/taxonomy-attributes.tsx', {
+        id: id('admin.taxonomy-attributes'),
+      }),
+      // `/admin/categories/{taxonomy}/{category…}` and the same path ending in `/attributes`.
+      route('admin/categories/*', 'routes/admin/categories.tsx', { id: id('admin.categories') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -22,8 +22,8 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: false },
   { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: false },
   { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: false },
-  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
-  { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
+  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: true },
+  { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: true },
 ];
 
 export const adminScreensFor = (u: StaffUser | null | undefined): AdminScreen[] =>

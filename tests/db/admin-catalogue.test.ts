@@ -302,7 +302,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       date: { key: 'inspected', type: 'date', options: [opt('ignored')] },
     } as const;
     for (const [type, fields] of Object.entries(cases)) {
-      const id = await admin.createAttribute(t, actor, owner, attribute(fields));
+      const id = await admin.createAttribute(t, actor, owner, attribute(fields as Partial<admin.AttributeFields>));
       const row = await t.db.selectFrom('attributes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(row.type, type).toBe(type);
       expect(toJson(row.options, null), type).toEqual(

@@ -31,17 +31,49 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/posts', permission: 'view-ads' },
   { path: '/en/admin/posts?status=published', permission: 'view-ads' },
   { path: '/admin/posts', permission: 'approve-ads', also: ['view-ads'], form: { intent: 'bulk-approve' } },
+  { path: '/admin/taxonomies', permission: 'view-categories' },
+  { path: '/en/admin/taxonomies?sort=slug&q=mot', permission: 'view-categories' },
+  { path: '/admin/taxonomies/1/attributes', permission: 'update-taxonomies' },
+  { path: '/en/admin/taxonomies/1/attributes', permission: 'update-taxonomies', form: { intent: 'create' } },
+  { path: '/admin/categories', permission: 'view-categories' },
+  { path: '/en/admin/categories/motors/cars', permission: 'view-categories' },
+  {
+    path: '/admin/categories/motors/cars',
+    permission: 'update-categories',
+    also: ['view-categories'],
+    form: { intent: 'rename' },
+  },
+  { path: '/en/admin/categories/motors/cars/attributes', permission: 'update-categories', also: ['view-categories'] },
+  {
+    path: '/admin/categories/motors/cars/attributes',
+    permission: 'update-categories',
+    also: ['view-categories'],
+    form: { intent: 'create' },
+  },
 ];
+
+/**
+ * Each member registers and signs in from an address of its own (the test server trusts
+ * X-Forwarded-For): the sign-up and sign-in rate limits count per address, and the matrix makes
+ * two members per permission it checks.
+ */
+let nextAddress = 0;
+const address = () => `10.250.${Math.floor(nextAddress / 250) % 250}.${(nextAddress++ % 250) + 1}`;
 
 type Who = 'visitor' | 'member' | 'super-admin' | `role:${string}` | 'exactly-one' | 'all-others';
 
-async function register(name: string): Promise<{ email: string; password: string }> {
+async function register(name: string, ip: string): Promise<{ email: string; password: string }> {
   const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.ly`;
   const password = 'matrix-password';
   const res = await fetch(`${base}/en/register`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': ip,
+    },
     body: new URLSearchParams({
       name,
       login: email,
@@ -54,11 +86,16 @@ async function register(name: string): Promise<{ email: string; password: string
   return { email, password };
 }
 
-async function signIn(email: string, password: string): Promise<string> {
+async function signIn(email: string, password: string, ip = address()): Promise<string> {
   const res = await fetch(`${base}/en/login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+    headers: {
+      origin: base,
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': BROWSER,
+      'x-forwarded-for': ip,
+    },
     body: new URLSearchParams({ login: email, password }).toString(),
   });
   expect(res.status).toBe(302);
@@ -70,7 +107,8 @@ async function signIn(email: string, password: string): Promise<string> {
 
 /** A new member holding `permissions` directly and `roles`, granted in the server's own database. */
 async function staffWith(permissions: readonly string[], roles: readonly string[] = []): Promise<string> {
-  const { email, password } = await register('matrix');
+  const ip = address();
+  const { email, password } = await register('matrix', ip);
   const db = new DatabaseSync(path.join(dataDir, 'souq.db'), { timeout: 5000 });
   try {
     db.prepare('update users set email_verified = 1 where email = ?').run(email);
@@ -85,7 +123,7 @@ async function staffWith(permissions: readonly string[], roles: readonly string[
   } finally {
     db.close();
   }
-  return signIn(email, password);
+  return signIn(email, password, ip);
 }
 
 const cookies = new Map<string, string>();

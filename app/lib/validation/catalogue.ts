@@ -5,6 +5,7 @@
 // server/domain/admin/catalogue.ts with codes worded in the `errors` namespace.
 import { z } from 'zod';
 import type { AttributeType } from '../../../server/db/schema.ts';
+import { categoryIconNames } from '../category-icons.tsx';
 import { parseId } from '../ids.ts';
 import { oneOf } from '../one-of.ts';
 import { SLUG_PATTERN } from '../slug.ts';
@@ -48,7 +49,7 @@ export const categorySchema = z.object({
   slug: requiredField(rules.max(SLUG_MAX), slugRule, notAttributes),
   name_ar: requiredField(rules.max(NAME_MAX)),
   name_en: requiredField(rules.max(NAME_MAX)),
-  icon: field(rules.max(40)),
+  icon: field(rules.oneOf(categoryIconNames)),
 });
 export type CategoryInput = z.output<typeof categorySchema>;
 
