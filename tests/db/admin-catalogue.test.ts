@@ -289,6 +289,22 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     expect((await revisions('category', apartments)).map((r) => r.action)).toEqual(['deactivate', 'activate']);
   });
 
+  it('an edit made by another process reaches this one’s search once its catalogue snapshot is read again', async () => {
+    await placeSearchAd(t, { title: 'فيلا بمسبح في قرقارش', category: 'villas-for-sale', city: 'tripoli' });
+    expect(await total('q=قرقارش')).toBe(1);
+    // Written behind this process's back, as another process's editor would.
+    await t.db.updateTable('categories').set({ active: false }).where('slug', '=', 'villas-for-sale').execute();
+    const engine = searchEngine(t);
+    // What the snapshot's time to live does: the next read is a fresh one.
+    engine.forgetCatalogue();
+    await engine.catalogue();
+    await expect.poll(() => total('q=قرقارش'), { timeout: 10_000 }).toBe(0);
+    await t.db.updateTable('categories').set({ active: true }).where('slug', '=', 'villas-for-sale').execute();
+    engine.forgetCatalogue();
+    await engine.catalogue();
+    await expect.poll(() => total('q=قرقارش'), { timeout: 10_000 }).toBe(1);
+  });
+
   it('saves an attribute of every type with only the fields its type has', async () => {
     const holder = await categoryId('model-holder');
     const owner = { kind: 'category', id: holder } as const;

@@ -299,9 +299,20 @@ class SearchEngine {
     if (!this.#catalogue || now - this.#catalogue.at > CATALOGUE_TTL_MS) {
       const value = loadCatalogueSnapshot(this.handle.db);
       this.#catalogue = { at: now, value };
-      value.catch(() => {
-        this.#catalogue = null;
-      });
+      value.then(
+        (fresh) => {
+          // The catalogue changed since the index was built (a staff edit, maybe in another
+          // process): its words and its tree are the index's too. Built again, swapped in when done.
+          const held = this.#index?.catalogue;
+          if (held && held.signature !== fresh.signature && !this.#rebuilding) {
+            this.textCache.clear();
+            this.#rebuild();
+          }
+        },
+        () => {
+          this.#catalogue = null;
+        },
+      );
     }
     return this.#catalogue.value;
   }
@@ -322,12 +333,19 @@ class SearchEngine {
     this.textCache.clear();
     if (!this.#index) return;
     const started = Date.now();
-    const catalogue = await this.catalogue();
-    const seen = await newestChange(this.handle.db);
-    const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
-    this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
-    this.#seen = Math.min(this.#seen, seen);
-    this.#applied = new Map();
+    // Marked as rebuilding, so the new snapshot's signature does not start a second build.
+    const running = this.#rebuilding;
+    this.#rebuilding = true;
+    try {
+      const catalogue = await this.catalogue();
+      const seen = await newestChange(this.handle.db);
+      const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
+      this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
+      this.#seen = Math.min(this.#seen, seen);
+      this.#applied = new Map();
+    } finally {
+      this.#rebuilding = running;
+    }
   }
 
   /**
