@@ -8,7 +8,7 @@ import { attributeSchema } from '../../app/lib/validation/catalogue.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
 import { toJson } from '../../server/db/values.ts';
 import * as admin from '../../server/domain/admin/catalogue.ts';
-import { refreshSavedSearches } from '../../server/domain/admin/catalogue-effects.ts';
+import { refreshSavedSearches, rewriteAdTermsJob } from '../../server/domain/admin/catalogue-effects.ts';
 import { Invalid } from '../../server/domain/errors.ts';
 import { saveSearch } from '../../server/domain/search/saved.ts';
 import { resolveQuery, search, searchEngine } from '../../server/domain/search/service.ts';
@@ -38,6 +38,23 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     const engine = searchEngine(t);
     await engine.index();
     return (await search(t, resolveQuery(await engine.catalogue(), q(params)).query, { facets: false })).total;
+  };
+
+  /** Runs the `rewrite-ad-terms` jobs waiting (as the queue's worker would), oldest first. */
+  const runTermJobs = async (budgetMs?: number) => {
+    let runs = 0;
+    for (; ; runs++) {
+      const job = await t.db
+        .selectFrom('jobs')
+        .select(['id', 'payload'])
+        .where('name', '=', 'rewrite-ad-terms')
+        .where('status', '=', 'pending')
+        .orderBy('id')
+        .executeTakeFirst();
+      if (!job) return runs;
+      await t.db.updateTable('jobs').set({ status: 'done' }).where('id', '=', job.id).execute();
+      await rewriteAdTermsJob(t.db, toJson(job.payload, {}) as never, budgetMs);
+    }
   };
 
   beforeAll(async () => {
@@ -86,6 +103,10 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       name_en: 'Vessels',
       icon: 'sailboat',
     });
+    // The ads' words follow in a job, a batch at a time.
+    const stale = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
+    expect(stale.terms).toContain('boats');
+    expect(await runTermJobs()).toBe(1);
     const terms = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
     expect(terms.terms).toContain('vessels');
     expect(terms.terms).not.toContain('boats');
@@ -143,6 +164,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       { slug: 'jet-skis-test', parent_id: vessels, depth: 2, taxonomy_id: motors },
     ]);
     // The ads' words now hold "cars" (their new ancestor), and a search in cars finds them.
+    expect(await runTermJobs()).toBe(1);
     expect(await total('category=cars&q=yamaha')).toBe(1);
     // Into its own subtree: refused.
     const loop = await admin
@@ -189,6 +211,8 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 5));
     const out = await admin.moveCategory(t, actor, vessels, { taxonomyId: property, parentId: null }, 2);
     expect(out.done).toBe(true);
+    // Their words (now "property", no longer "motors") follow in the job.
+    expect(await runTermJobs(0)).toBe(1);
     const after = await t.db
       .selectFrom('ads')
       .select(['id', 'taxonomy_id', 'updated_at'])

@@ -5,9 +5,9 @@
 // server/domain/admin/catalogue.ts with codes worded in the `errors` namespace.
 import { z } from 'zod';
 import type { AttributeType } from '../../../server/db/schema.ts';
+import { ATTRIBUTE_TYPES, hasOptions, hasRange, isAttributeType } from '../attribute-types.ts';
 import { categoryIconNames } from '../category-icons.tsx';
 import { parseId } from '../ids.ts';
-import { oneOf } from '../one-of.ts';
 import { SLUG_PATTERN } from '../slug.ts';
 import { field, latinDigits, requiredField, rules } from './rules.ts';
 
@@ -26,20 +26,7 @@ export const ORDER_MAX = 500;
  */
 export const ATTRIBUTES_SEGMENT = 'attributes';
 
-export const ATTRIBUTE_TYPES = [
-  'text',
-  'number',
-  'select',
-  'multiselect',
-  'boolean',
-  'year',
-  'date',
-] as const satisfies readonly AttributeType[];
-export const isAttributeType = oneOf(ATTRIBUTE_TYPES);
-/** Types whose values are options. */
-export const hasOptions = (type: AttributeType) => type === 'select' || type === 'multiselect';
-/** Types with a numeric range. */
-export const hasRange = (type: AttributeType) => type === 'number' || type === 'year';
+export { ATTRIBUTE_TYPES, hasOptions, hasRange, isAttributeType };
 
 const slugRule = { code: 'slug', check: (v: unknown) => typeof v === 'string' && SLUG_PATTERN.test(v) };
 const notAttributes = { code: 'reserved-slug', check: (v: unknown) => v !== ATTRIBUTES_SEGMENT };

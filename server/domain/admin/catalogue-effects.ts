@@ -1,10 +1,12 @@
 // What follows a staff edit of the catalogue (docs/product/back-office.md, "Catalogue"), besides the
 // rows themselves:
 //
-// - in the transaction: the text index's catalogue words of the ads whose words changed (a category
-//   renamed or moved: every ad below it; an option relabelled or removed: the ads carrying it;
-//   server/domain/search/text-index.ts), and a job that re-derives saved searches' alert keys
-//   (`refresh-saved-searches`, below);
+// - in the transaction: a job that writes again the text index's catalogue words of the ads whose
+//   words changed (`rewrite-ad-terms`: a category renamed or moved, every ad below it; an option
+//   relabelled, the ads holding it; server/domain/search/text-index.ts), a batch at a time, each
+//   batch setting the ads' `updated_at` so every process's search re-reads them (the ads of a
+//   removed option are rewritten in the transaction itself: their values go with it); and a job
+//   that re-derives saved searches' alert keys (`refresh-saved-searches`, below);
 // - after commit: the search service's catalogue snapshot and index made again
 //   (server/domain/search/service.ts, `catalogueChanged`), the alerts' snapshot forgotten, and the
 //   page cache emptied (server/domain/catalogue-changes.ts). The sitemap is read from the tables at
@@ -12,7 +14,7 @@
 import { sql } from 'kysely';
 import { searchParamsOf } from '../../../app/lib/search-query.ts';
 import type { DatabaseHandle, DB } from '../../db/index.ts';
-import type { TxHooks } from '../../db/transaction.ts';
+import { type TxHooks, withTransaction } from '../../db/transaction.ts';
 import { enqueue } from '../../jobs/registry.ts';
 import { catalogueChanged } from '../catalogue-changes.ts';
 import { forgetAlertsCatalogue } from '../search/alerts.ts';
@@ -26,6 +28,73 @@ const TERMS_BATCH = 1000;
 
 /** Which ads' catalogue words to write again: those filed in these categories, or these ads. */
 export type AdSet = { categoryIds: number[] } | { adIds: number[] };
+
+/** What a `rewrite-ad-terms` job covers: ads of these categories, or holding these options. */
+export type TermsScope = { categoryIds: number[] } | { attributeId: number; values: string[] };
+
+/** Ads per transaction of the job, and how long one run goes on before handing on to the next. */
+const JOB_BATCH = 1000;
+const JOB_RUN_MS = 10_000;
+
+/** Registers the rewrite of these ads' catalogue words (in the edit's transaction: an outbox). */
+export async function enqueueTermsRewrite(tx: DB, scope: TermsScope): Promise<void> {
+  if ('categoryIds' in scope ? scope.categoryIds.length === 0 : scope.values.length === 0) return;
+  await enqueue(tx, 'rewrite-ad-terms', { ...scope, after: 0 });
+}
+
+/**
+ * One run of `rewrite-ad-terms`: batches of JOB_BATCH ads in id order after `after`, each in its
+ * own transaction (the catalogue words, then `updated_at`), for up to JOB_RUN_MS; what is left is
+ * handed to a next job. Returns how many ads were rewritten.
+ */
+export async function rewriteAdTermsJob(
+  db: DB,
+  payload: TermsScope & { after: number },
+  budgetMs = JOB_RUN_MS,
+): Promise<number> {
+  const started = Date.now();
+  let after = payload.after;
+  let done = 0;
+  for (;;) {
+    const ids =
+      'categoryIds' in payload
+        ? (
+            await db
+              .selectFrom('ads')
+              .select('id')
+              .where('category_id', 'in', payload.categoryIds)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(JOB_BATCH)
+              .execute()
+          ).map((r) => r.id)
+        : (
+            await db
+              .selectFrom('ad_attribute_values')
+              .select('ad_id')
+              .distinct()
+              .where('attribute_id', '=', payload.attributeId)
+              .where('value_option', 'in', payload.values)
+              .where('ad_id', '>', after)
+              .orderBy('ad_id')
+              .limit(JOB_BATCH)
+              .execute()
+          ).map((r) => r.ad_id);
+    if (ids.length === 0) return done;
+    await withTransaction(db, async (tx) => {
+      await rewriteAdTerms(tx, { adIds: ids });
+      await tx.updateTable('ads').set({ updated_at: new Date() }).where('id', 'in', ids).execute();
+    });
+    done += ids.length;
+    after = ids[ids.length - 1] as number;
+    if (ids.length < JOB_BATCH) return done;
+    if (Date.now() - started >= budgetMs) {
+      const { after: _, ...scope } = payload;
+      await enqueue(db, 'rewrite-ad-terms', { ...scope, after });
+      return done;
+    }
+  }
+}
 
 /**
  * Writes again the catalogue words (`terms`, `stems`) of the text index's rows of these ads, from

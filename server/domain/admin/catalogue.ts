@@ -10,7 +10,8 @@
 // same figure as `confirmed`, counted again in the transaction (a figure that changed meanwhile is
 // asked about again).
 import { sql } from 'kysely';
-import { hasOptions, hasRange } from '../../../app/lib/validation/catalogue.ts';
+import { hasOptions, hasRange } from '../../../app/lib/attribute-types.ts';
+import { withLargeCache } from '../../db/cache-size.ts';
 import type { DatabaseHandle, DB } from '../../db/index.ts';
 import type { AttributeOption, AttributeRow, AttributeType, CategoryRow, TaxonomyRow } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -19,7 +20,7 @@ import { recountTaxonomy } from '../ads/bookkeeping.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
-import { followCatalogueEdit, rewriteAdTerms } from './catalogue-effects.ts';
+import { enqueueTermsRewrite, followCatalogueEdit, rewriteAdTerms } from './catalogue-effects.ts';
 import { containsPattern, decodeCursor, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
 
 // ───────────────────────── reading ─────────────────────────
@@ -629,7 +630,7 @@ export async function updateCategory(
       .returningAll()
       .executeTakeFirstOrThrow();
     const tree = await loadTree(tx);
-    if (changes.name_ar || changes.name_en) await rewriteAdTerms(tx, { categoryIds: tree.subtree(id) });
+    if (changes.name_ar || changes.name_en) await enqueueTermsRewrite(tx, { categoryIds: tree.subtree(id) });
     await recordRevision(tx, actor, { type: 'category', id }, 'update', changes);
     await followCatalogueEdit(handle, tx, hooks, { savedSearches: !!changes.slug });
     return toAdminCategory(row, tree.childrenOf(row.taxonomy_id, id).length);
@@ -724,18 +725,17 @@ export async function moveCategory(
     }
     const taxonomyChanged = taxonomyId !== before.taxonomy_id;
     if (taxonomyChanged) {
-      // Every write to an ad sets updated_at: the search index of every process follows (ADR 0008).
-      await tx
-        .updateTable('ads')
-        .set({ taxonomy_id: taxonomyId, updated_at: at })
-        .where('category_id', 'in', subtree)
-        .execute();
+      // The ads' `updated_at` is set by the batches that write their words again (below): search
+      // scopes ads by their category's place in the catalogue, which every process reads again.
+      await withLargeCache(tx, handle.dialect, () =>
+        tx.updateTable('ads').set({ taxonomy_id: taxonomyId }).where('category_id', 'in', subtree).execute(),
+      );
       await recountTaxonomy(tx, before.taxonomy_id);
       await recountTaxonomy(tx, taxonomyId);
     } else {
       await recountTaxonomy(tx, taxonomyId);
     }
-    await rewriteAdTerms(tx, { categoryIds: subtree });
+    await enqueueTermsRewrite(tx, { categoryIds: subtree });
     await recordRevision(tx, actor, { type: 'category', id }, 'move', {
       taxonomy_id: [before.taxonomy_id, taxonomyId],
       parent_id: [before.parent_id, parentId],
@@ -1022,27 +1022,32 @@ export async function updateAttribute(
     const relabelled = next.options
       .filter((o) => was.has(o.value) && was.get(o.value) !== labels(o))
       .map((o) => o.value);
-    const touched = [...removed.map((o) => o.value), ...relabelled];
-    if (touched.length > 0) {
-      const ads = await tx
-        .selectFrom('ad_attribute_values')
-        .select(['ad_id', 'value_option'])
+    if (removed.length > 0) {
+      // The ads losing a value: their values go now, and their words with them.
+      const gone = removed.map((o) => o.value);
+      const losing = [
+        ...new Set(
+          (
+            await tx
+              .selectFrom('ad_attribute_values')
+              .select('ad_id')
+              .where('attribute_id', '=', id)
+              .where('value_option', 'in', gone)
+              .execute()
+          ).map((a) => a.ad_id),
+        ),
+      ];
+      await tx
+        .deleteFrom('ad_attribute_values')
         .where('attribute_id', '=', id)
-        .where('value_option', 'in', touched)
+        .where('value_option', 'in', gone)
         .execute();
-      const adIds = ads.map((a) => a.ad_id);
-      if (removed.length > 0) {
-        const gone = new Set(removed.map((o) => o.value));
-        await tx
-          .deleteFrom('ad_attribute_values')
-          .where('attribute_id', '=', id)
-          .where('value_option', 'in', [...gone])
-          .execute();
-        const losing = ads.filter((a) => gone.has(a.value_option as string)).map((a) => a.ad_id);
-        if (losing.length > 0) await touchAds(tx, [...new Set(losing)]);
+      if (losing.length > 0) {
+        await touchAds(tx, losing);
+        await rewriteAdTerms(tx, { adIds: losing });
       }
-      await rewriteAdTerms(tx, { adIds });
     }
+    await enqueueTermsRewrite(tx, { attributeId: id, values: relabelled });
     await recordRevision(tx, actor, { type: 'attribute', id }, 'update', {
       ...changes,
       ...(impact.ads > 0 ? { ads: [impact.ads, impact.ads] } : {}),
