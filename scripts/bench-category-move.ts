@@ -5,6 +5,7 @@
 //   npm run bench:category-move                                   SQLite
 //   npm run bench:category-move -- --postgres postgres://postgres@127.0.0.1:5432
 //   options: --ads 100000 (ads moved)  --cache <dir> (seeded databases; default <tmp>/souq-bench)
+//            --skip-words (leave out the background rewrite of the ads' text-index words)
 //
 // It seeds (once, cached) a database with the demo catalogue and `--ads` bulk ads plus a few
 // thousand more, files `--ads` of them under Motors › Cars (in Toyota), builds the search index,
@@ -31,6 +32,7 @@ const arg = (name: string) => {
 };
 const moved = Number(arg('ads') ?? 100_000);
 const postgres = arg('postgres');
+const skipWords = process.argv.includes('--skip-words');
 // A few thousand ads stay elsewhere, so the move is not the whole database.
 const seeded = moved + 4_000;
 const bench = await prepareBenchDatabase({
@@ -109,6 +111,20 @@ try {
       .where('c.id', '=', toyota)
       .executeTakeFirstOrThrow();
     const prefix = `/${row.taxonomy}/${row.slug}`;
+    const expected = `/${target.taxonomyId === property ? 'property' : 'motors'}/toyota`;
+    console.log(
+      `${label}: ${impact.ads} ads, move ${move.toFixed(1)} s (target ≤ ${CATEGORY_MOVE_TARGET_S} s), ` +
+        `first search after ${firstSearch.toFixed(2)} s; search ${after}/${before} published ads, sitemap prefix ${prefix}`,
+    );
+    figures[label] = move;
+    if (after !== before || inTaxonomy !== before || prefix !== expected) {
+      console.log('WRONG after the move');
+      process.exitCode = 1;
+    }
+    if (skipWords) {
+      await db.deleteFrom('jobs').where('name', '=', 'rewrite-ad-terms').execute();
+      continue;
+    }
     // The ads' catalogue words, as the queue's worker runs the jobs the move left (one after another).
     started = performance.now();
     let rewritten = 0;
@@ -130,16 +146,11 @@ try {
     const words = seconds(started);
     const taxonomyWord = target.taxonomyId === property ? 'عقارات' : 'سيارات';
     const byWord = await published(`category=cars&q=${encodeURIComponent(taxonomyWord)}`);
-    const expected = `/${target.taxonomyId === property ? 'property' : 'motors'}/toyota`;
-    const right = after === before && inTaxonomy === before && prefix === expected && byWord > 0;
-    figures[label] = move;
     console.log(
-      `${label}: ${impact.ads} ads, move ${move.toFixed(1)} s (target ≤ ${CATEGORY_MOVE_TARGET_S} s), ` +
-        `first search after ${firstSearch.toFixed(2)} s; search ${after}/${before} published ads, ` +
-        `sitemap prefix ${prefix}; words of ${rewritten} ads rewritten in the background in ${words.toFixed(1)} s ` +
-        `(then ${byWord} found by the taxonomy's name) — ${right ? 'right' : 'WRONG'}`,
+      `  words of ${rewritten} ads rewritten in the background in ${words.toFixed(1)} s ` +
+        `(then ${byWord} found by the taxonomy's name) — ${byWord > 0 ? 'right' : 'WRONG'}`,
     );
-    if (!right) process.exitCode = 1;
+    if (byWord === 0) process.exitCode = 1;
   }
   if (Object.values(figures).some((s) => s > CATEGORY_MOVE_TARGET_S)) process.exitCode = 1;
 } finally {
