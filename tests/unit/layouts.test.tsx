@@ -50,7 +50,7 @@ describe('admin layout', () => {
   });
   it('lists every built screen to a super admin, in Arabic without a prefix', () => {
     const html = render('/admin', <AdminFrame user={{ is_super_admin: true, permissions: [] }}>x</AdminFrame>);
-    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts']);
+    expect(adminLinks(html)).toEqual(['/admin', '/admin/posts', '/admin/taxonomies', '/admin/categories']);
     expect(html).toContain('لوحة المعلومات');
     expect(html).toContain('>الإعلانات<');
   });

@@ -74,10 +74,13 @@ describe('can()', () => {
 describe('admin sidebar', () => {
   const paths = (u: Parameters<typeof adminScreensFor>[0]) => adminScreensFor(u).map((s) => s.path);
   it('offers the screens built today, each with the permission its route guard checks', () => {
-    // app/routes/admin/dashboard.tsx (behind the layout's `admin` guard) and posts.tsx (`acl:view-ads`).
+    // app/routes/admin/dashboard.tsx (behind the layout's `admin` guard), posts.tsx (`acl:view-ads`),
+    // taxonomies.tsx and categories.tsx (`acl:view-categories`).
     expect(ADMIN_SCREENS.filter((s) => s.ready).map((s) => [s.path, s.permission])).toEqual([
       ['/admin', null],
       ['/admin/posts', 'view-ads'],
+      ['/admin/taxonomies', 'view-categories'],
+      ['/admin/categories', 'view-categories'],
     ]);
     // Every screen names a real permission, or none.
     for (const s of ADMIN_SCREENS) {
@@ -85,10 +88,18 @@ describe('admin sidebar', () => {
     }
   });
   it.each([
-    ['a super admin', { is_super_admin: true, permissions: [] }, ['/admin', '/admin/posts']],
+    [
+      'a super admin',
+      { is_super_admin: true, permissions: [] },
+      ['/admin', '/admin/posts', '/admin/taxonomies', '/admin/categories'],
+    ],
     ['a moderator', { is_super_admin: false, permissions: ROLES.moderator }, ['/admin', '/admin/posts']],
     ['support', { is_super_admin: false, permissions: ROLES.support }, ['/admin', '/admin/posts']],
-    ['a catalogue editor', { is_super_admin: false, permissions: ROLES['catalog-editor'] }, ['/admin']],
+    [
+      'a catalogue editor',
+      { is_super_admin: false, permissions: ROLES['catalog-editor'] },
+      ['/admin', '/admin/taxonomies', '/admin/categories'],
+    ],
     ['staff with view-ads alone', { is_super_admin: false, permissions: ['view-ads'] }, ['/admin', '/admin/posts']],
     ['staff with view-banners alone', { is_super_admin: false, permissions: ['view-banners'] }, ['/admin']],
     ['a member', { is_super_admin: false, permissions: [] }, []],
