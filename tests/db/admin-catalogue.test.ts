@@ -2,6 +2,7 @@
 // rename (old slugs kept), move (ads' taxonomy and words follow, the figure confirmed), reorder,
 // switch off (the ads leave search), attributes of every type, refusals, and what follows an edit
 // (text index words, search, saved searches' keys, sitemap paths).
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../../app/lib/search-query.ts';
 import { attributeSchema } from '../../app/lib/validation/catalogue.ts';
@@ -110,6 +111,28 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     const terms = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
     expect(terms.terms).toContain('vessels');
     expect(terms.terms).not.toContain('boats');
+    if (dialect === 'postgres') {
+      // `ad_words` follows the row's words, changed ones only (migration 0026): the same set.
+      const { rows } = await sql<{ missing: number; extra: number }>`
+        select
+          (select count(*) from unnest(tsvector_to_array((select document from ad_search where ad_id = ${ad}))) w
+            where not exists (select 1 from ad_words a where a.ad_id = ${ad} and a.word = w))::int as missing,
+          (select count(*) from ad_words a where a.ad_id = ${ad}
+            and not a.word = any(tsvector_to_array((select document from ad_search where ad_id = ${ad}))))::int as extra`.execute(
+        t.db,
+      );
+      expect(rows[0]).toEqual({ missing: 0, extra: 0 });
+      expect(
+        (
+          await t.db
+            .selectFrom('ad_words')
+            .select('word')
+            .where('ad_id', '=', ad)
+            .where('word', '=', 'vessels')
+            .execute()
+        ).length,
+      ).toBe(1);
+    }
     // The search follows at once (the engine made its snapshot and text candidates again).
     expect(await total('q=vessels')).toBe(1);
     expect(await total('q=boats')).toBe(0);
