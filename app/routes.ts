@@ -45,6 +45,12 @@ function pages(l: Locale): RouteConfigEntry[] {
       route('admin/reports/:id', 'routes/admin/report.tsx', { id: id('admin.report') }),
       route('admin/revisions', 'routes/admin/revisions.tsx', { id: id('admin.revisions') }),
       route('admin/revisions/:id', 'routes/admin/revision.tsx', { id: id('admin.revision') }),
+      route('admin/taxonomies', 'routes/admin/taxonomies.tsx', { id: id('admin.taxonomies') }),
+      route('admin/taxonomies/:id/attributes', 'routes/admin/taxonomy-attributes.tsx', {
+        id: id('admin.taxonomy-attributes'),
+      }),
+      // `/admin/categories/{taxonomy}/{category…}` and the same path ending in `/attributes`.
+      route('admin/categories/*', 'routes/admin/categories.tsx', { id: id('admin.categories') }),
     ]),
     layout('components/layouts/default-layout.tsx', { id: id('layout.default') }, [
       index('routes/public/home.tsx', { id: id('home') }),

@@ -24,8 +24,8 @@ export const ADMIN_SCREENS: AdminScreen[] = [
   { path: '/admin/cities', key: 'cities', permission: 'view-cities', ready: true },
   { path: '/admin/banners', key: 'banners', permission: 'view-banners', ready: true },
   { path: '/admin/revisions', key: 'revisions', permission: 'view-revisions', ready: true },
-  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: false },
-  { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: false },
+  { path: '/admin/taxonomies', key: 'taxonomies', permission: 'view-categories', ready: true },
+  { path: '/admin/categories', key: 'categories', permission: 'view-categories', ready: true },
   { path: '/admin/jobs', key: 'jobs', permission: 'view-dashboard', ready: true },
   { path: '/admin/settings', key: 'settings', permission: 'super-admin', ready: true },
 ];

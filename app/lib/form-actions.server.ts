@@ -59,7 +59,7 @@ export interface FormActionOptions<Extra> {
 /**
  * A page form's action, the one shape for all of them: the form parsed with its schema (422 with
  * the fields' errors when it does not pass), then `work` — the domain call, answering a redirect or
- * data (`cleared()` is the form's state emptied, for a form that stays on its page). What the domain refuses becomes the form's reply: Invalid → 422 with its field errors (and
+ * data (`cleared()` is the form's state emptied, for a form that stays on its page; `kept()` the form as sent). What the domain refuses becomes the form's reply: Invalid → 422 with its field errors (and
  * `form` as `formError`), TooManyRequests → 429 with `too-many:<minutes>` and Retry-After, Forbidden with
  * words (`<namespace>.<key>`) → 403 with `<namespace>:<key>` as `formError`. Any other
  * domain error goes on to the page error mapper (server/http/pages.ts): NotFound is a 404.
@@ -69,7 +69,10 @@ export interface FormActionOptions<Extra> {
 export async function formAction<Schema extends ZodType, T, Extra = unknown>(
   form: FormData,
   schema: Schema,
-  work: (value: output<Schema>, form: { cleared: () => FormReply<Extra>['result'] }) => Promise<T>,
+  work: (
+    value: output<Schema>,
+    form: { cleared: () => FormReply<Extra>['result']; kept: () => FormReply<Extra>['result'] },
+  ) => Promise<T>,
   options: FormActionOptions<Extra> = {},
 ) {
   const submission = parseWithZod(form, { schema });
@@ -84,7 +87,8 @@ export async function formAction<Schema extends ZodType, T, Extra = unknown>(
   try {
     const cleared = () =>
       ({ ...submission.reply({ resetForm: true }), ...options.extra }) as FormReply<Extra>['result'];
-    return await work(submission.value, { cleared });
+    // `kept`: the form as sent, for a reply that stays on the page with the values (a question).
+    return await work(submission.value, { cleared, kept: () => reply() });
   } catch (error) {
     if (error instanceof TooManyRequests) {
       return data<FormReply<Extra>>(

@@ -555,6 +555,8 @@ export interface Database {
   taxonomies: TaxonomiesTable;
   categories: CategoriesTable;
   attributes: AttributesTable;
+  /** Old category slugs and the category each now names (migration 0026). */
+  category_redirects: { slug: string; category_id: number; created_at: Timestamp };
   cities: CitiesTable;
   areas: AreasTable;
   settings: SettingsTable;

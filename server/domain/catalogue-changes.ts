@@ -1,15 +1,16 @@
-// "The catalogue changed" (a city or area added, edited, reordered, merged or deleted by staff),
-// told to whoever keeps copies of what it shows in this process: the anonymous page cache
-// (server/http/page-cache.ts drops every page: names and places show on most of them) and the
-// search engine (server/domain/search/service.ts reads its catalogue again, and its map positions
-// if places moved). Emitted by the domain after the change is committed. Other processes follow
-// by their own clocks: the search catalogue within 30 s (CATALOGUE_TTL_MS), cached pages within
-// PAGE_CACHE_SECONDS.
+// "The catalogue changed", told after commit to whoever keeps copies made from it in this process:
+// a city or area added, edited, reordered, merged or deleted (server/domain/admin/places.ts), or a
+// category created, renamed, moved, reordered, switched on or off, or its attributes edited
+// (server/domain/admin/catalogue.ts). The anonymous page cache (server/http/page-cache.ts) drops
+// every page (the header, breadcrumbs, filters and cards of any page may show catalogue words),
+// and the search engine (server/domain/search/service.ts) reads its catalogue again. Other
+// processes follow by their own clocks: the search catalogue within 30 s (CATALOGUE_TTL_MS), cached
+// pages within PAGE_CACHE_SECONDS.
 import { EventEmitter } from 'node:events';
 
 export interface CatalogueChange {
-  /** What changed: `places` (cities and areas). */
-  kind: 'places';
+  /** What changed: `places` (cities and areas) or `categories` (categories and attributes). */
+  kind: 'places' | 'categories';
 }
 
 const bus = new EventEmitter();

@@ -4,9 +4,8 @@
 // Requests carrying a session cookie (or a flash message) never see a cached page. Each kept page has tags
 // (`X-Souq-Cache-Tags`, never sent to the visitor); a committed ad change drops the pages tagged
 // with that ad, its category, taxonomy or owner, and a banner change those showing its placement; a
-// committed change of the catalogue's places drops them all (server/domain/catalogue-changes.ts).
-// Entries live at most `ttlMs` (other processes of a
-// cluster are not told of changes).
+// committed change of the catalogue (places, categories: server/domain/catalogue-changes.ts) drops
+// them all. Entries live at most `ttlMs` (other processes of a cluster are not told of changes).
 //
 // An entry is compressed once (brotli and gzip, off the request path) when it is first answered from
 // memory, and later hits answer the form the client accepts as it is (ADR 0011). A render that no
@@ -196,7 +195,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  /** Every page goes: a change of the catalogue's places (names, order) shows on most of them. */
+  /** Every page goes: a catalogue change (names, order, places) shows on most of them. */
   function clear() {
     stats.invalidated += entries.size;
     entries.clear();

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { pruneUnconfirmedPhoneSignups } from '../domain/account-cleanup.ts';
 import { pruneOrphanAdImages } from '../domain/ad-images.ts';
+import { refreshSavedSearches, rewriteAdTermsJob } from '../domain/admin/catalogue-effects.ts';
 import { recountTaxonomy } from '../domain/ads/bookkeeping.ts';
 import { expireAds, remindExpiringAds } from '../domain/ads/status.ts';
 import { sendChatReminder } from '../domain/chats/reminders.ts';
@@ -46,6 +47,10 @@ export const jobHandlers = ({ mailer, links }: JobDeps): Record<JobName, JobHand
   checkedHandlers({
     /** Sends a rendered mail (server/mail/outbox.ts); an SMTP failure is retried with backoff. */
     'send-mail': async (payload) => mailer.send(payload.message),
+    /** After a catalogue edit: ads' catalogue words in the text index written again, a batch at a time. */
+    'rewrite-ad-terms': async (payload, { db }) => void (await rewriteAdTermsJob(db, payload)),
+    /** After a catalogue edit: saved searches' slugs and alert keys derived again. */
+    'refresh-saved-searches': async (_payload, { db }) => void (await refreshSavedSearches(db)),
     /** Category ad counts of one taxonomy (enqueued, de-duplicated, by every status change). */
     'recount-taxonomy': async (payload, { db }) => recountTaxonomy(db, payload.taxonomyId),
     /** Published ads past their lifetime become expired; their owners are told. */

@@ -45,6 +45,24 @@ export const JOBS = {
   }),
   /** An ad went live: the saved searches it matches are told (server/domain/search/alerts.ts). */
   'alert-saved-searches': z.object({ adId: z.number().int().positive() }),
+  /**
+   * After a catalogue edit: the text index's catalogue words of the ads of some categories, or of
+   * those holding some options, written again a batch at a time from `after` (ad id); a run hands
+   * what is left to the next (server/domain/admin/catalogue-effects.ts).
+   */
+  'rewrite-ad-terms': z.union([
+    z.object({
+      categoryIds: z.array(z.number().int().positive()).min(1).max(5000),
+      after: z.number().int().nonnegative(),
+    }),
+    z.object({
+      attributeId: z.number().int().positive(),
+      values: z.array(z.string().min(1).max(60)).min(1).max(500),
+      after: z.number().int().nonnegative(),
+    }),
+  ]),
+  /** After a catalogue edit: saved searches' slugs and alert keys derived again (server/domain/admin/catalogue-effects.ts). */
+  'refresh-saved-searches': none,
   /** Daily saved searches' matches, delivered once a day (server/domain/search/alerts.ts). */
   'saved-search-digests': none,
   /**

@@ -167,6 +167,25 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/admin/revisions', permission: 'view-revisions' },
   { path: '/en/admin/revisions?type=ad&action=approve&from=2026-01-01', permission: 'view-revisions' },
   { path: `/admin/revisions/${MATRIX_ROW}`, permission: 'view-revisions' },
+  { path: '/admin/taxonomies', permission: 'view-categories' },
+  { path: '/en/admin/taxonomies?sort=slug&q=mot', permission: 'view-categories' },
+  { path: '/admin/taxonomies/1/attributes', permission: 'update-taxonomies' },
+  { path: '/en/admin/taxonomies/1/attributes', permission: 'update-taxonomies', form: { intent: 'create' } },
+  { path: '/admin/categories', permission: 'view-categories' },
+  { path: '/en/admin/categories/motors/cars', permission: 'view-categories' },
+  {
+    path: '/admin/categories/motors/cars',
+    permission: 'update-categories',
+    also: ['view-categories'],
+    form: { intent: 'rename' },
+  },
+  { path: '/en/admin/categories/motors/cars/attributes', permission: 'update-categories', also: ['view-categories'] },
+  {
+    path: '/admin/categories/motors/cars/attributes',
+    permission: 'update-categories',
+    also: ['view-categories'],
+    form: { intent: 'create' },
+  },
 ];
 
 /** The route's path with `{member}`, `{company}`, `{badge}` replaced by their ids. */

@@ -86,6 +86,8 @@ describe('admin sidebar', () => {
     ['/admin/cities', 'view-cities'],
     ['/admin/banners', 'view-banners'],
     ['/admin/revisions', 'view-revisions'],
+    ['/admin/taxonomies', 'view-categories'],
+    ['/admin/categories', 'view-categories'],
     ['/admin/jobs', 'view-dashboard'],
     ['/admin/settings', 'super-admin'],
   ];

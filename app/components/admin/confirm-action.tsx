@@ -14,6 +14,7 @@ export function ConfirmAction({
   intent,
   confirmLabel,
   form,
+  open,
 }: {
   label: string;
   /** What will happen, in full. */
@@ -24,11 +25,13 @@ export function ConfirmAction({
   confirmLabel?: string;
   /** The id of the form it submits, when it is not inside it. */
   form?: string;
+  /** Shown open (the server asks again: the figure changed since the page was made). */
+  open?: boolean;
 }) {
   const { t } = useT('admin');
   const details = useRef<HTMLDetailsElement>(null);
   return (
-    <details ref={details} className={classes.details}>
+    <details ref={details} className={classes.details} open={open}>
       <Button component="summary" color="red" variant="light" className={classes.summary}>
         {label}
       </Button>

@@ -13,6 +13,7 @@ import { searchString } from '~/lib/search-query.ts';
 import { currentUser } from '~/lib/session.server.ts';
 import { isTaxonomySegment, SLUG_PATTERN } from '~/lib/slug.ts';
 import { useLocale } from '~/lib/use-locale.ts';
+import { categoryForOldSlug } from '../../../server/domain/admin/catalogue.ts';
 import { bannerTag } from '../../../server/domain/banners/changes.ts';
 import { getCategoryPath } from '../../../server/domain/catalog.ts';
 import { listingBanners, loadListing } from '../search/listing.server.ts';
@@ -21,7 +22,12 @@ import type { Route } from './+types/category';
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isTaxonomySegment(params.taxonomy) || !SLUG_PATTERN.test(params.category)) throw notFound(request);
   const locale = localeOf(request);
-  const path = await getCategoryPath(db(context), params.category);
+  const path = await getCategoryPath(db(context), params.category).catch(async (error: unknown) => {
+    // A slug staff changed (or a category moved since the link was made): 301 to where it is now.
+    const moved = await categoryForOldSlug(db(context), params.category);
+    if (!moved) throw error;
+    throw redirect(localizePath(`/${moved.taxonomy}/${moved.slug}`, locale) + new URL(request.url).search, 301);
+  });
   // The category slug is globally unique: a stale or wrong taxonomy in the URL moves to the right one.
   if (path.taxonomy.slug !== params.taxonomy) {
     const url = new URL(request.url);

@@ -25,6 +25,7 @@ import * as m0022 from './0022_packages.ts';
 import * as m0023 from './0023_companies_badges.ts';
 import * as m0024 from './0024_places_and_jobs_admin.ts';
 import * as m0025 from './0025_banners.ts';
+import * as m0026 from './0026_category_redirects.ts';
 import * as m0027 from './0027_admin_insight.ts';
 import type { Migration } from './helpers.ts';
 
@@ -54,5 +55,6 @@ export const migrations: Migration[] = [
   m0023,
   m0024,
   m0025,
+  m0026,
   m0027,
 ];

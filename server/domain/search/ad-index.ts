@@ -955,7 +955,12 @@ async function readAds(db: DB, catalogue: CatalogueSnapshot, ids: number[]) {
       lat: position.lat,
       lng: position.lng,
     };
-    return { row, published: r.status === 'published' && !toBool(r.owner_banned) };
+    // A banned member's ad, or an ad of a category switched off (or under one), is listed nowhere,
+    // as the sitemap leaves it out.
+    return {
+      row,
+      published: r.status === 'published' && !toBool(r.owner_banned) && catalogue.categoryById.has(r.category_id),
+    };
   });
 }
 
@@ -1121,6 +1126,8 @@ export async function buildAdIndex(db: DB, dialect: DialectName, catalogue: Cata
     ].map(numbersOf) as Float64Array[];
     for (let i = 0; i < (ids as Float64Array).length; i++) {
       const id = ids?.[i] as number;
+      // Ads of a category switched off (or under one) are listed nowhere (see readAds).
+      if (!catalogue.categoryById.has(category?.[i] as number)) continue;
       const areaId = area?.[i] as number;
       const la = lat?.[i] as number;
       const ln = lng?.[i] as number;

@@ -43,6 +43,11 @@ export function alertsCatalogue(db: DB, now = Date.now()): Promise<CatalogueSnap
   return value;
 }
 
+/** Forgets the kept snapshot (after a staff edit of the catalogue: server/domain/admin/catalogue.ts). */
+export function forgetAlertsCatalogue(db: DB): void {
+  catalogues.delete(db);
+}
+
 export interface Candidate {
   id: number;
   user_id: string;

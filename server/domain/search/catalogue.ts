@@ -1,6 +1,7 @@
 // The catalogue as search reads it, in memory: taxonomies, the category tree (with each category's
 // subtree), the filterable attributes along each category's chain, cities and areas. A few hundred
 // rows, read at once and kept for CATALOGUE_TTL_MS, so resolving a query costs no database trip.
+import { createHash } from 'node:crypto';
 import type { DB } from '../../db/index.ts';
 import type { AttributeOption, AttributeType } from '../../db/schema.ts';
 import { toBool, toJson } from '../../db/values.ts';
@@ -63,6 +64,12 @@ export interface SnapCity {
 }
 
 export interface CatalogueSnapshot {
+  /**
+   * A digest of the taxonomies, categories and attributes as read: two snapshots with the same
+   * one index alike. A process that sees it change (another process's staff edit) builds its
+   * index again (./service.ts).
+   */
+  signature: string;
   taxonomies: SnapTaxonomy[];
   taxonomyBySlug: Map<string, SnapTaxonomy>;
   taxonomyById: Map<number, SnapTaxonomy>;
@@ -180,7 +187,11 @@ export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> 
     areas: areas.filter((a) => a.city_id === c.id).map((a) => a.id),
   }));
   const span = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
+  const signature = createHash('sha1')
+    .update(JSON.stringify([taxonomies, categories, attributes]))
+    .digest('base64url');
   return {
+    signature,
     taxonomies,
     taxonomyBySlug: new Map(taxonomies.map((t) => [t.slug, t])),
     taxonomyById,

@@ -304,11 +304,15 @@ class SearchEngine {
       this.#catalogue = { at: now, value };
       value.then(
         (fresh) => {
-          // Places added or moved by staff (this process or another): the index places ads on the
-          // map by the catalogue it was built with, so it is built again with this one.
+          // The catalogue changed since the index was built (a staff edit, maybe in another
+          // process): its words, its tree and its places are the index's too (the map places ads by
+          // the catalogue it was built with). Built again, swapped in when done; a rebuild under way
+          // may have read the catalogue before the change: one more after it.
           const built = this.#index?.catalogue;
-          if (!built || !placesMoved(built, fresh)) return;
-          // A rebuild under way may have read the catalogue before the change: one more after it.
+          if (!built) return;
+          const reworded = built.signature !== fresh.signature;
+          if (!reworded && !placesMoved(built, fresh)) return;
+          if (reworded) this.textCache.clear();
           if (this.#rebuilding) this.#rebuildAgain = true;
           else this.#rebuild();
         },
@@ -323,6 +327,32 @@ class SearchEngine {
   /** Forgets the catalogue snapshot (after a staff edit of the catalogue). */
   forgetCatalogue() {
     this.#catalogue = null;
+  }
+
+  /**
+   * After a committed staff edit of the catalogue (server/domain/admin/catalogue.ts): a fresh
+   * snapshot at once (names, options, the tree), the text candidates of recent queries forgotten
+   * (the ads' catalogue words changed), and an index built on the new catalogue (its filterable
+   * attributes and category order), swapped in when complete. Resolves when the new index is in.
+   */
+  async catalogueChanged(): Promise<void> {
+    this.forgetCatalogue();
+    this.textCache.clear();
+    if (!this.#index) return;
+    const started = Date.now();
+    // Marked as rebuilding, so the new snapshot's signature does not start a second build.
+    const running = this.#rebuilding;
+    this.#rebuilding = true;
+    try {
+      const catalogue = await this.catalogue();
+      const seen = await newestChange(this.handle.db);
+      const fresh = await buildAdIndex(this.handle.db, this.handle.dialect, catalogue);
+      this.#index = { built: started, value: Promise.resolve(fresh), catalogue };
+      this.#seen = Math.min(this.#seen, seen);
+      this.#applied = new Map();
+    } finally {
+      this.#rebuilding = running;
+    }
   }
 
   /**
