@@ -36,6 +36,8 @@ export const FLASH_MESSAGES = {
   'saved-notifications': 'profile:saved.notifications',
   // The notifications page.
   'notifications-read': 'notifications:done.read-all',
+  // "Save this search" on a listing.
+  'search-saved': 'search:save.done',
   // The saved searches page.
   'search-renamed': 'alerts:done.renamed',
   'search-frequency': 'alerts:done.frequency',

@@ -96,7 +96,7 @@ describe('the catalogue editor', () => {
       slug: 'cars',
     });
     expect(taken.status).toBe(422);
-    expect(await taken.text()).toContain('Another category already has this slug');
+    expect(await taken.text()).toContain('This address name is taken');
     expect((await admin.post('/en/admin/categories/motors', { intent: 'what' })).status).toBe(400);
     expect((await admin.post(`/en/admin/categories/motors/${TOP}`, { intent: 'up', id: '999999999' })).status).toBe(
       400,

@@ -129,7 +129,7 @@ describe('companies and badges', () => {
     // Nobody has this address: a clear error.
     const nobody = await admin.post(page, { intent: 'add-member', login: `nobody-${RUN}@example.ly`, role: 'agent' });
     expect(nobody.status).toBe(422);
-    expect(await nobody.text()).toContain('No account has this email address or phone number');
+    expect(await nobody.text()).toContain('No member has this email address or phone number.');
 
     const added = await admin.post(page, { intent: 'add-member', login: sellerEmail, role: 'owner' });
     expect(added.status).toBe(302);

@@ -6,6 +6,7 @@ import { PlaceForm } from '~/components/admin/place-form.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { type ListSpec, listSearch, parseListQuery } from '~/lib/admin-list.ts';
+import { CITY_SORTS } from '~/lib/admin-lists.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -17,13 +18,7 @@ import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { placeSchema } from '~/lib/validation/places.ts';
 import { can } from '../../../server/domain/access.ts';
-import {
-  CITY_SORTS,
-  type CityRow,
-  createCity,
-  listAdminCities,
-  moveCity,
-} from '../../../server/domain/admin/places.ts';
+import { type CityRow, createCity, listAdminCities, moveCity } from '../../../server/domain/admin/places.ts';
 import type { Route } from './+types/cities';
 
 // The cities (docs/product/back-office.md, "Cities"): a list in display order (or by name),

@@ -6,6 +6,7 @@ import { RelativeTime } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
 import { type ListSpec, listSearch, parseListQuery } from '~/lib/admin-list.ts';
+import { JOB_STATUSES } from '~/lib/admin-lists.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
@@ -14,14 +15,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { db, localeOf, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
-import {
-  JOB_STATUSES,
-  type JobRow,
-  type JobStatus,
-  jobCounts,
-  listJobs,
-  retryJob,
-} from '../../../server/domain/admin/jobs.ts';
+import { type JobRow, type JobStatus, jobCounts, listJobs, retryJob } from '../../../server/domain/admin/jobs.ts';
 import { Invalid } from '../../../server/domain/errors.ts';
 import type { Route } from './+types/jobs';
 

@@ -7,6 +7,7 @@ import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts'
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { HOLDERS_SHOWN } from '~/lib/admin-lists.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -28,7 +29,6 @@ import { can } from '../../../server/domain/access.ts';
 import {
   createRole,
   deleteRole,
-  HOLDERS_SHOWN,
   type RoleSummary,
   renameRole,
   roleHolders,

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { AdminList } from '~/components/admin/admin-list.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { type ListSpec, parseListQuery } from '~/lib/admin-list.ts';
+import { TAXONOMY_SORTS } from '~/lib/admin-lists.ts';
 import { guards } from '~/lib/guards.server.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
@@ -10,7 +11,7 @@ import { db, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { can } from '../../../server/domain/access.ts';
-import { type AdminTaxonomy, listAdminTaxonomies, TAXONOMY_SORTS } from '../../../server/domain/admin/catalogue.ts';
+import { type AdminTaxonomy, listAdminTaxonomies } from '../../../server/domain/admin/catalogue.ts';
 import type { Route } from './+types/taxonomies';
 
 // The taxonomies (docs/product/back-office.md, "Catalogue"): every top-level group, switched on or

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendar, IconEye, IconMapPin } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { data, Link, redirect } from 'react-router';
@@ -16,12 +16,13 @@ import {
 } from '~/components/ads/ad-parts.tsx';
 import { FavoriteButton } from '~/components/ads/favorite-button.tsx';
 import { ContactActions, ContactBar } from '~/components/ads/seller-contact.tsx';
-import { BannerSlot } from '~/components/banners/banner.tsx';
+import { LazyBannerSlot, preloadBannerSlot } from '~/components/banners/lazy-banner.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { LocationMap } from '~/components/map/leaflet-map.tsx';
 import { MemberAvatar } from '~/components/member-avatar.tsx';
+import { Notice } from '~/components/notice.tsx';
 import { type Locale, localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
@@ -77,6 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     load(request, context, params),
     ReportForm.preload(),
     OwnerPanel.preload(),
+    preloadBannerSlot(),
   ]);
   const locale = localeOf(request);
   const t = tFor(request);
@@ -260,12 +262,12 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
       />
       <Breadcrumbs items={crumbs} />
       {ad.status !== 'published' ? (
-        <Alert color={ad.status === 'rejected' ? 'red' : 'gray'} role="status" title={t(`status.${ad.status}`)}>
+        <Notice tone={ad.status === 'rejected' ? 'red' : 'gray'} title={t(`status.${ad.status}`)}>
           {t(`page.state.${ad.status}`)}
           {ad.status === 'rejected' && owner && ad.rejection_reason
             ? ` ${t('page.reason', { reason: reasonLabel(ad.rejection_reason) })}`
             : ''}
-        </Alert>
+        </Notice>
       ) : null}
       <div className={classes.columns}>
         <div className={classes.main}>
@@ -388,9 +390,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             </section>
             {!owner && ad.status === 'published' ? (
               actionData && 'reported' in actionData && actionData.reported ? (
-                <Alert color="brand" role="status">
-                  {t('report.sent')}
-                </Alert>
+                <Notice tone="brand">{t('report.sent')}</Notice>
               ) : loaderData.signedIn ? (
                 <details>
                   <summary style={{ cursor: 'pointer' }}>
@@ -413,7 +413,7 @@ export default function AdPage({ loaderData, actionData, matches }: Route.Compon
             <Anchor component={Link} to={to(`/${taxonomy.slug}/${ad.path.category.slug}`)} size="sm">
               {t('page.more-in', { category: name(ad.path.category) })}
             </Anchor>
-            <BannerSlot banners={loaderData.banners} label={t('common:banner.label')} lazy />
+            <LazyBannerSlot banners={loaderData.banners} label={t('common:banner.label')} lazy />
           </Stack>
         </div>
       </div>

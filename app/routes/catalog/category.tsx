@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { data, redirect } from 'react-router';
-import { BannerSlot } from '~/components/banners/banner.tsx';
+import { LazyBannerSlot, preloadBannerSlot } from '~/components/banners/lazy-banner.tsx';
 import { Breadcrumbs, breadcrumbJsonLd } from '~/components/catalog/breadcrumbs.tsx';
 import { JsonLd } from '~/components/json-ld.tsx';
 import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
@@ -38,6 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [listing] = await Promise.all([
     loadListing(request, context, { category: path.category.slug, base }),
     preloadListing(),
+    preloadBannerSlot(),
   ]);
   const title = localName(locale, path.category);
   const t = tFor(request);
@@ -83,7 +84,7 @@ export default function CategoryPage({ loaderData, matches }: Route.ComponentPro
     <Stack gap="lg">
       <JsonLd data={breadcrumbJsonLd(matches[0]?.loaderData?.origin ?? '', crumbs)} />
       <Breadcrumbs items={crumbs} />
-      <BannerSlot banners={banners} label={t('common:banner.label')} />
+      <LazyBannerSlot banners={banners} label={t('common:banner.label')} />
       <SearchListing listing={listing} title={name(category)} signedIn={signedIn} />
     </Stack>
   );

@@ -1,13 +1,14 @@
 // `/posts` (docs/product/search.md): every published ad, searched and filtered by the URL's query.
-import { Alert, Stack } from '@mantine/core';
-import { data, redirect } from 'react-router';
+import { Stack } from '@mantine/core';
+import { data } from 'react-router';
 import { z } from 'zod';
-import { BannerSlot } from '~/components/banners/banner.tsx';
+import { LazyBannerSlot, preloadBannerSlot } from '~/components/banners/lazy-banner.tsx';
 import { Breadcrumbs } from '~/components/catalog/breadcrumbs.tsx';
 import { FormError } from '~/components/form-error.tsx';
 import { preloadListing, SearchListing } from '~/components/search/listing.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { pageCacheHeaders, pageHeaders } from '~/lib/page-cache.ts';
@@ -23,7 +24,11 @@ import { listingBanners, loadListing } from './listing.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The filters load after the page and are rendered in place on the server (app/lib/lazy-component.tsx).
-  const [listing] = await Promise.all([loadListing(request, context, { base: '/posts' }), preloadListing()]);
+  const [listing] = await Promise.all([
+    loadListing(request, context, { base: '/posts' }),
+    preloadListing(),
+    preloadBannerSlot(),
+  ]);
   const locale = localeOf(request);
   const t = tFor(request);
   const { query } = listing;
@@ -35,7 +40,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : t('search:title-all');
   const signedIn = !!(await currentUser(request, context));
   const banners = await listingBanners(request, context, listing);
-  const saved = new URL(request.url).searchParams.get('saved');
   return data(
     {
       listing,
@@ -49,7 +53,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         noindex: listing.filtered,
         search: listing.filtered ? undefined : searchString(query, listing.page),
       },
-      saved: saved === '1',
     },
     {
       headers: pageCacheHeaders(signedIn, [
@@ -60,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-/** "Save this search": the query of the URL, for the signed-in member; back to the listing with a note. */
+/** "Save this search": the query of the URL, for the signed-in member; back to the listing with a flash. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
@@ -74,9 +77,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const name = savedSearchNameOf(catalogue, q, locale, tFor(request)('search:title-all'));
   return formAction(form, z.object({}), async () => {
     await saveSearch(db(context), user.id, resolved, name);
-    const back = new URLSearchParams(searchParamsOf(q));
-    back.set('saved', '1');
-    return redirect(`${encodeURI(localizePath('/posts', locale))}?${back.toString()}`);
+    const back = new URLSearchParams(searchParamsOf(q)).toString();
+    return redirectWithFlash(`${encodeURI(localizePath('/posts', locale))}${back ? `?${back}` : ''}`, 'search-saved');
   });
 }
 
@@ -87,7 +89,7 @@ export const meta: Route.MetaFunction = routeMeta;
 export default function Posts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('search');
   const { to, name } = useLocale();
-  const { listing, title, signedIn, saved, banners } = loaderData;
+  const { listing, title, signedIn, banners } = loaderData;
   const crumbs = [
     { label: t('common:nav.home'), href: to('/') },
     { label: t('title-all'), href: to('/posts') },
@@ -100,13 +102,8 @@ export default function Posts({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <Stack gap="md">
       <Breadcrumbs items={crumbs} />
-      {saved ? (
-        <Alert color="brand" role="status">
-          {t('save.done')}
-        </Alert>
-      ) : null}
       <FormError code={actionData?.formError} />
-      <BannerSlot banners={banners} label={t('common:banner.label')} />
+      <LazyBannerSlot banners={banners} label={t('common:banner.label')} />
       <SearchListing listing={listing} title={title} signedIn={signedIn} />
     </Stack>
   );

@@ -10,6 +10,7 @@
 // same figure as `confirmed`, counted again in the transaction (a figure that changed meanwhile is
 // asked about again).
 import { sql } from 'kysely';
+import { TAXONOMY_SORTS, type TaxonomySort } from '../../../app/lib/admin-lists.ts';
 import { hasOptions, hasRange } from '../../../app/lib/attribute-types.ts';
 import { withLargeCache } from '../../db/cache-size.ts';
 import type { DatabaseHandle, DB } from '../../db/index.ts';
@@ -39,8 +40,7 @@ export interface AdminTaxonomy {
   ads_count: number;
 }
 
-export const TAXONOMY_SORTS = ['position', 'slug'] as const;
-export type TaxonomySort = (typeof TAXONOMY_SORTS)[number];
+export { TAXONOMY_SORTS, type TaxonomySort };
 
 /** Every taxonomy, active or not, a keyset page at a time; `q` finds slugs and names. */
 export async function listAdminTaxonomies(

@@ -1,6 +1,8 @@
 // The job queue as staff see it (docs/product/back-office.md, "Jobs"): the jobs of one status,
 // newest first, with their attempts and last error, and the retry of a dead job. The queue itself
 // is server/jobs/queue.ts (ADR 0006).
+
+import { JOB_STATUSES, type JobStatus } from '../../../app/lib/admin-lists.ts';
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toIso, toJson, toNumber } from '../../db/values.ts';
@@ -9,8 +11,7 @@ import { recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { containsPattern, decodeCursor, keysetPage } from './keyset.ts';
 
-export const JOB_STATUSES = ['pending', 'running', 'dead', 'done'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export { JOB_STATUSES, type JobStatus };
 
 export const JOBS_PAGE_SIZE = 50;
 

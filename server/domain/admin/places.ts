@@ -5,7 +5,9 @@
 // index rows (their place words), saved searches and their alert keys, members' cities. Search
 // follows through the ads' `updated_at` (ADR 0008), the sitemap through the same dates, and this
 // process's page cache and search catalogue through `catalogueChanged` once committed.
+
 import { type Insertable, sql } from 'kysely';
+import { CITY_SORTS, type CitySort } from '../../../app/lib/admin-lists.ts';
 import type { DB, DialectName } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { type Tx, withTransaction } from '../../db/transaction.ts';
@@ -40,8 +42,7 @@ export interface AreaRow extends PlaceRow {
   city_id: number;
 }
 
-export const CITY_SORTS = ['position', 'name'] as const;
-export type CitySort = (typeof CITY_SORTS)[number];
+export { CITY_SORTS, type CitySort };
 
 export const CITIES_PAGE_SIZE = 50;
 

@@ -2,6 +2,7 @@
 // permissions matrix saved as one form, creating, renaming and deleting roles, and who holds each.
 // Every change writes a revision in its transaction; nobody can take away their own last way into
 // the back office (./users.ts, keepsOwnWayIn).
+import { HOLDERS_SHOWN } from '../../../app/lib/admin-lists.ts';
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toNumber } from '../../db/values.ts';
@@ -53,8 +54,7 @@ export async function rolesMatrix(db: DB): Promise<{ roles: RoleSummary[]; permi
   };
 }
 
-/** Members listed under each role on the permissions screen; the members list filtered by the role shows them all. */
-export const HOLDERS_SHOWN = 20;
+export { HOLDERS_SHOWN };
 
 /** The first members (by name) holding each role. */
 export async function roleHolders(db: DB, limit = HOLDERS_SHOWN): Promise<Map<number, { id: string; name: string }[]>> {
