@@ -1,22 +1,9 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
-import {
-  Anchor,
-  Box,
-  Button,
-  Card,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Box, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, Link } from 'react-router';
 import { z } from 'zod';
+import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { BadgeChip } from '~/components/ads/ad-parts.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -153,26 +140,6 @@ function Intent({ value }: { value: Intent }) {
   return <input type="hidden" name="intent" value={value} />;
 }
 
-function Submit({ intent, children }: { intent: Intent; children: ReactNode }) {
-  const navigation = useNavigation();
-  return (
-    <Button type="submit" loading={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
-      {children}
-    </Button>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" id={id} aria-labelledby={`${id}-title`}>
-      <Title order={2} size="h4" id={`${id}-title`} mb="md">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
-
 const replyOf = (reply: BadgeActionData | undefined, intent: Intent) =>
   reply?.result.form === intent ? reply.result : undefined;
 
@@ -260,7 +227,7 @@ function DetailsForm({ badge, canEdit, reply }: { badge: Badge | null; canEdit: 
           </SimpleGrid>
           {canEdit ? (
             <Group>
-              <Submit intent="save">{badge ? t('badges.save') : t('badges.create')}</Submit>
+              <IntentSubmit intent="save">{badge ? t('badges.save') : t('badges.create')}</IntentSubmit>
             </Group>
           ) : null}
         </Stack>
@@ -292,7 +259,7 @@ function HoldersSection({
   const holderName = (g: BadgeGrant) => (g.holder.kind === 'user' ? g.holder.name : name(g.holder));
   const path = to(`/admin/badges/${badge.id}`);
   return (
-    <Section id="holders" title={t('badges.holders', { count: holders })}>
+    <AdminSection id="holders" title={t('badges.holders', { count: holders })}>
       <Stack gap="md">
         <FormError code={reply?.result.form === 'revoke' ? reply.formError : undefined} />
         {canEdit ? (
@@ -312,7 +279,7 @@ function HoldersSection({
               />
             </Group>
             <Group mt="sm">
-              <Submit intent="grant">{t('badges.grant')}</Submit>
+              <IntentSubmit intent="grant">{t('badges.grant')}</IntentSubmit>
             </Group>
           </Form>
         ) : null}
@@ -372,7 +339,7 @@ function HoldersSection({
           </Group>
         ) : null}
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -390,9 +357,9 @@ export default function BadgeScreen({ loaderData, actionData }: Route.ComponentP
         </Group>
       </Anchor>
       <Title order={1}>{badge ? <bdi>{name(badge)}</bdi> : t('badges.new')}</Title>
-      <Section id="details" title={t('badges.details')}>
+      <AdminSection id="details" title={t('badges.details')}>
         <DetailsForm badge={badge} canEdit={canEdit} reply={reply} />
-      </Section>
+      </AdminSection>
       {badge ? (
         <>
           <HoldersSection

@@ -8,7 +8,6 @@ import {
   Anchor,
   Box,
   Button,
-  Card,
   Checkbox,
   Group,
   Image,
@@ -22,8 +21,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { AdminSection } from '~/components/admin/admin-section.tsx';
 import { StateBadge, useSchedule } from '~/components/admin/banner-parts.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { FormError } from '~/components/form-error.tsx';
@@ -152,17 +151,6 @@ export const meta: Route.MetaFunction = routeMeta;
 
 type Options = Route.ComponentProps['loaderData']['options'];
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
-      <Title order={2} size="h4" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
-
 function BannerForm({
   banner,
   options,
@@ -219,7 +207,7 @@ function BannerForm({
       <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack gap="lg">
           <FormError code={reply?.formError} />
-          <Section id="banner-details" title={t('banners.form.details')}>
+          <AdminSection id="banner-details" title={t('banners.form.details')}>
             <Stack gap="sm">
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <TextInput
@@ -277,9 +265,9 @@ function BannerForm({
                 />
               </SimpleGrid>
             </Stack>
-          </Section>
+          </AdminSection>
 
-          <Section id="banner-schedule" title={t('banners.form.schedule')}>
+          <AdminSection id="banner-schedule" title={t('banners.form.schedule')}>
             <Text size="sm" c="dimmed" mb="sm">
               {t('banners.form.schedule-hint')}
             </Text>
@@ -297,9 +285,9 @@ function BannerForm({
                 error={error(fields.ends_on)}
               />
             </SimpleGrid>
-          </Section>
+          </AdminSection>
 
-          <Section id="banner-target" title={t('banners.form.target')}>
+          <AdminSection id="banner-target" title={t('banners.form.target')}>
             <Text size="sm" c="dimmed" mb="sm">
               {t('banners.form.target-hint')}
             </Text>
@@ -308,9 +296,9 @@ function BannerForm({
               {select(fields.category, t('banners.form.category'), t('banners.form.any-category'), options.categories)}
               {select(fields.city, t('banners.form.city'), t('banners.form.any-city'), options.cities)}
             </SimpleGrid>
-          </Section>
+          </AdminSection>
 
-          <Section id="banner-images" title={t('banners.form.images')}>
+          <AdminSection id="banner-images" title={t('banners.form.images')}>
             <Text size="sm" c="dimmed" mb="sm">
               {t('banners.form.images-hint')}
             </Text>
@@ -361,7 +349,7 @@ function BannerForm({
                 );
               })}
             </SimpleGrid>
-          </Section>
+          </AdminSection>
           {canEdit ? (
             <Group>
               <Button type="submit" loading={busy} mih={44}>
@@ -384,7 +372,7 @@ function Figures({ stats }: { stats: NonNullable<Route.ComponentProps['loaderDat
   const rate = (clicks: number, impressions: number) => (impressions > 0 ? percent.format(clicks / impressions) : '—');
   const most = Math.max(1, ...stats.days.map((d) => d.impressions));
   return (
-    <Section id="banner-figures" title={t('banners.figures.title')}>
+    <AdminSection id="banner-figures" title={t('banners.figures.title')}>
       <Group gap="xl" mb="md">
         <Text>{t('banners.impressions', { count: stats.total.impressions })}</Text>
         <Text>{t('banners.clicks', { count: stats.total.clicks })}</Text>
@@ -426,7 +414,7 @@ function Figures({ stats }: { stats: NonNullable<Route.ComponentProps['loaderDat
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -464,11 +452,11 @@ export default function BannerPage({ loaderData, actionData }: Route.ComponentPr
       />
       {stats ? <Figures stats={stats} /> : null}
       {banner && canEdit ? (
-        <Section id="banner-delete" title={t('banners.delete.title')}>
+        <AdminSection id="banner-delete" title={t('banners.delete.title')}>
           <Form method="post">
             <ConfirmAction label={t('banners.delete.submit')} statement={t('banners.delete.confirm')} intent="delete" />
           </Form>
-        </Section>
+        </AdminSection>
       ) : null}
     </Stack>
   );

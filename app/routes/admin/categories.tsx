@@ -14,9 +14,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react';
-import { type DragEvent, type ReactNode, useEffect, useState } from 'react';
-import { data, Form, Link, redirect, useNavigation, useSubmit } from 'react-router';
+import { type DragEvent, useEffect, useState } from 'react';
+import { data, Form, Link, redirect, useSubmit } from 'react-router';
 import { z } from 'zod';
+import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { AttributeEditor, type AttributeReply, useImpactWords } from '~/components/admin/attribute-editor.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -284,27 +285,6 @@ function Crumbs({ place, attributes }: { place: AdminCategoryPlace; attributes?:
   );
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
-      <Title order={2} size="h4" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
-
-function Submit({ intent, children, color }: { intent: string; children: ReactNode; color?: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
-  return (
-    <Button type="submit" name="intent" value={intent} radius="xl" color={color} loading={busy} mih={44}>
-      {children}
-    </Button>
-  );
-}
-
 /** Names, slug and icon: the form of a new child and of a rename. */
 function CategoryForm({
   intent,
@@ -376,7 +356,9 @@ function CategoryForm({
           />
         </SimpleGrid>
         <Group>
-          <Submit intent={intent}>{submit}</Submit>
+          <IntentSubmit named intent={intent}>
+            {submit}
+          </IntentSubmit>
         </Group>
       </Stack>
     </Form>
@@ -524,7 +506,9 @@ function MoveForm({ data: d, reply }: { data: TreeData; reply: Reply }) {
           />
         ) : (
           <Group>
-            <Submit intent="move">{t('catalog.category.move')}</Submit>
+            <IntentSubmit named intent="move">
+              {t('catalog.category.move')}
+            </IntentSubmit>
           </Group>
         )}
       </Stack>
@@ -545,7 +529,9 @@ function ActiveForm({ data: d, reply }: { data: TreeData; reply: Reply }) {
         <Text size="sm" mb="sm">
           {t('catalog.category.inactive-hint')}
         </Text>
-        <Submit intent="activate">{t('catalog.category.activate')}</Submit>
+        <IntentSubmit named intent="activate">
+          {t('catalog.category.activate')}
+        </IntentSubmit>
       </Form>
     );
   }
@@ -612,31 +598,31 @@ function Tree({ data: d, reply }: { data: TreeData; reply: Reply }) {
             : undefined
         }
       />
-      <Section id="children-title" title={t('catalog.categories.children')}>
+      <AdminSection id="children-title" title={t('catalog.categories.children')}>
         {d.canEdit && d.children.length > 1 ? (
           <Text size="sm" c="dimmed" mb="sm">
             {t('catalog.categories.reorder-hint')}
           </Text>
         ) : null}
         <Children items={d.children} canEdit={d.canEdit} base={d.place.canonical} />
-      </Section>
+      </AdminSection>
       {d.canEdit ? (
-        <Section id="add-title" title={node ? t('catalog.categories.add-child') : t('catalog.categories.add-top')}>
+        <AdminSection id="add-title" title={node ? t('catalog.categories.add-child') : t('catalog.categories.add-top')}>
           <CategoryForm intent="create" initial={null} reply={reply} submit={t('catalog.categories.create')} />
-        </Section>
+        </AdminSection>
       ) : null}
       {d.canEdit && node ? (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <Section id="rename-title" title={t('catalog.category.rename')}>
+          <AdminSection id="rename-title" title={t('catalog.category.rename')}>
             <CategoryForm intent="rename" initial={node} reply={reply} submit={t('catalog.category.save')} />
-          </Section>
+          </AdminSection>
           <Stack gap="lg">
-            <Section id="move-title" title={t('catalog.category.move-title')}>
+            <AdminSection id="move-title" title={t('catalog.category.move-title')}>
               <MoveForm data={d} reply={reply} />
-            </Section>
-            <Section id="active-title" title={t('catalog.category.active-title')}>
+            </AdminSection>
+            <AdminSection id="active-title" title={t('catalog.category.active-title')}>
               <ActiveForm data={d} reply={reply} />
-            </Section>
+            </AdminSection>
           </Stack>
         </SimpleGrid>
       ) : null}

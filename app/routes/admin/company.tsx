@@ -3,7 +3,6 @@ import {
   Anchor,
   Box,
   Button,
-  Card,
   Checkbox,
   Group,
   Input,
@@ -17,9 +16,9 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { data, Form, Link, useNavigation } from 'react-router';
+import { data, Form, Link } from 'react-router';
 import { z } from 'zod';
+import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { BadgeChips, SpriteIcon } from '~/components/ads/ad-parts.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -202,26 +201,6 @@ function Intent({ value }: { value: Intent }) {
   return <input type="hidden" name="intent" value={value} />;
 }
 
-function Submit({ intent, children }: { intent: Intent; children: ReactNode }) {
-  const navigation = useNavigation();
-  return (
-    <Button type="submit" loading={navigation.state === 'submitting' && navigation.formData?.get('intent') === intent}>
-      {children}
-    </Button>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" id={id} aria-labelledby={`${id}-title`}>
-      <Title order={2} size="h4" id={`${id}-title`} mb="md">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
-
 const replyOf = (reply: CompanyActionData | undefined, intent: Intent) =>
   reply?.result.form === intent ? reply.result : undefined;
 
@@ -317,7 +296,7 @@ function DetailsForm({
           />
           {canEdit ? (
             <Group>
-              <Submit intent="save">{company ? t('companies.save') : t('companies.create')}</Submit>
+              <IntentSubmit intent="save">{company ? t('companies.save') : t('companies.create')}</IntentSubmit>
             </Group>
           ) : null}
         </Stack>
@@ -333,7 +312,7 @@ function LogoSection({ company, canEdit, reply }: { company: Company; canEdit: b
   const error = fieldError(fields.image);
   const inputId = fields.image.id;
   return (
-    <Section id="logo" title={t('companies.logo')}>
+    <AdminSection id="logo" title={t('companies.logo')}>
       <Group align="flex-start" gap="lg">
         {company.logo ? (
           <img
@@ -373,7 +352,7 @@ function LogoSection({ company, canEdit, reply }: { company: Company; canEdit: b
                   />
                 </Input.Wrapper>
                 <Group>
-                  <Submit intent="logo">{t('companies.logo-upload')}</Submit>
+                  <IntentSubmit intent="logo">{t('companies.logo-upload')}</IntentSubmit>
                 </Group>
               </Stack>
             </Form>
@@ -388,7 +367,7 @@ function LogoSection({ company, canEdit, reply }: { company: Company; canEdit: b
           </Stack>
         ) : null}
       </Group>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -408,7 +387,7 @@ function MembersSection({
   });
   const roles = COMPANY_ROLES.map((r) => ({ value: r, label: t(`companies.roles.${r}`) }));
   return (
-    <Section id="members" title={t('companies.members', { count: members.length })}>
+    <AdminSection id="members" title={t('companies.members', { count: members.length })}>
       <Stack gap="md">
         <FormError
           code={
@@ -508,13 +487,13 @@ function MembersSection({
                 />
               </Group>
               <Group>
-                <Submit intent="add-member">{t('companies.add')}</Submit>
+                <IntentSubmit intent="add-member">{t('companies.add')}</IntentSubmit>
               </Group>
             </Stack>
           </Form>
         ) : null}
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -542,14 +521,14 @@ export default function CompanyScreen({ loaderData, actionData }: Route.Componen
           </Anchor>
         ) : null}
       </Group>
-      <Section id="details" title={t('companies.details')}>
+      <AdminSection id="details" title={t('companies.details')}>
         <DetailsForm company={company} cities={cities} canEdit={canEdit} reply={reply} />
-      </Section>
+      </AdminSection>
       {company ? (
         <>
           <LogoSection company={company} canEdit={canEdit} reply={reply} />
           <MembersSection members={members} canEdit={canEdit} reply={reply} />
-          <Section id="badges" title={t('companies.badges')}>
+          <AdminSection id="badges" title={t('companies.badges')}>
             {badges.length ? (
               <BadgeChips badges={badges} label={t('companies.badges')} />
             ) : (
@@ -560,7 +539,7 @@ export default function CompanyScreen({ loaderData, actionData }: Route.Componen
                 {t('companies.badges-hint')}
               </Anchor>
             </Text>
-          </Section>
+          </AdminSection>
           {canEdit ? (
             <Box>
               <Form method="post">

@@ -19,8 +19,9 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
+import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { DoneAlert, RejectFields, StatusBadge, useModerationError } from '~/components/admin/moderation-parts.tsx';
 import { MetaLine, usePrice, useReasonLabel } from '~/components/ads/ad-parts.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -151,17 +152,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = routeMeta;
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
-      <Title order={2} size="h4" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
-
 /** Label / value rows. */
 function Facts({ rows, label }: { rows: [string, ReactNode][]; label: string }) {
   return (
@@ -215,9 +205,9 @@ function Summary({ ad, now }: { ad: ModerationAd; now: string }) {
     ]);
   }
   return (
-    <Section id="summary" title={t('post.summary')}>
+    <AdminSection id="summary" title={t('post.summary')}>
       <Facts rows={rows} label={t('post.summary')} />
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -242,20 +232,20 @@ function Details({ ad }: { ad: ModerationAd }) {
     ];
   });
   return (
-    <Section id="details" title={t('post.details')}>
+    <AdminSection id="details" title={t('post.details')}>
       {rows.length === 0 ? (
         <Text c="dimmed">{t('post.no-details')}</Text>
       ) : (
         <Facts rows={rows} label={t('post.details')} />
       )}
-    </Section>
+    </AdminSection>
   );
 }
 
 function Photos({ ad }: { ad: ModerationAd }) {
   const { t } = useT('admin');
   return (
-    <Section id="photos" title={t('post.photos')}>
+    <AdminSection id="photos" title={t('post.photos')}>
       {ad.photos.length === 0 ? (
         <Text c="dimmed">{t('post.no-photos')}</Text>
       ) : (
@@ -274,7 +264,7 @@ function Photos({ ad }: { ad: ModerationAd }) {
           ))}
         </SimpleGrid>
       )}
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -283,7 +273,7 @@ function Owner({ ad }: { ad: ModerationAd }) {
   const dates = useDates();
   const owner = ad.owner;
   return (
-    <Section id="owner" title={t('post.owner')}>
+    <AdminSection id="owner" title={t('post.owner')}>
       {owner ? (
         <Stack gap={4}>
           <Group gap="xs">
@@ -320,7 +310,7 @@ function Owner({ ad }: { ad: ModerationAd }) {
       ) : (
         <Text c="dimmed">{t('posts.deleted-owner')}</Text>
       )}
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -330,7 +320,7 @@ function History({ ad }: { ad: ModerationAd }) {
   const reason = useReasonLabel();
   const status = (s: string) => t(`statuses.${s}`, { defaultValue: s });
   return (
-    <Section id="history" title={t('post.history')}>
+    <AdminSection id="history" title={t('post.history')}>
       <Timeline active={ad.history.length - 1} bulletSize={14} lineWidth={2}>
         {ad.history.map((h) => (
           <Timeline.Item
@@ -357,7 +347,7 @@ function History({ ad }: { ad: ModerationAd }) {
           </Timeline.Item>
         ))}
       </Timeline>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -365,7 +355,7 @@ function Reports({ ad }: { ad: ModerationAd }) {
   const { t } = useT('admin');
   const dates = useDates();
   return (
-    <Section id="reports" title={t('post.reports')}>
+    <AdminSection id="reports" title={t('post.reports')}>
       {ad.reports.length === 0 ? (
         <Text c="dimmed">{t('post.no-reports')}</Text>
       ) : (
@@ -390,7 +380,7 @@ function Reports({ ad }: { ad: ModerationAd }) {
           ))}
         </Stack>
       )}
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -512,16 +502,16 @@ function PendingChange({
         <Stack gap="md" mt="lg">
           <Form method="post">
             <Intent value="approve-change" />
-            <Submit intent="approve-change">{t('post.change.approve')}</Submit>
+            <IntentSubmit intent="approve-change">{t('post.change.approve')}</IntentSubmit>
           </Form>
           <Form method="post" {...getFormProps(rejectForm)} noValidate>
             <Intent value="reject-change" />
             <Stack gap="sm">
               <RejectFields reason={rejectFields.reason} text={rejectFields.reason_text} />
               <Group>
-                <Submit intent="reject-change" color="red.9">
+                <IntentSubmit intent="reject-change" color="red.9">
                   {t('post.change.reject')}
-                </Submit>
+                </IntentSubmit>
               </Group>
             </Stack>
           </Form>
@@ -532,16 +522,6 @@ function PendingChange({
 }
 
 const Intent = ({ value }: { value: Intent }) => <input type="hidden" name="intent" value={value} />;
-
-function Submit({ intent, children, color }: { intent: Intent; children: ReactNode; color?: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
-  return (
-    <Button type="submit" radius="xl" color={color} loading={busy} mih={44}>
-      {children}
-    </Button>
-  );
-}
 
 function Part({ id, title, hint, children }: { id: string; title: string; hint: string; children: ReactNode }) {
   return (
@@ -588,7 +568,7 @@ function Decision({
       <Part key="approve" id="approve-title" title={t('post.approve.title')} hint={t('post.approve.hint')}>
         <Form method="post" id="approve-form">
           <Intent value="approve" />
-          <Submit intent="approve">{t('post.approve.submit')}</Submit>
+          <IntentSubmit intent="approve">{t('post.approve.submit')}</IntentSubmit>
         </Form>
       </Part>,
     );
@@ -601,9 +581,9 @@ function Decision({
           <Stack gap="sm">
             <RejectFields reason={rejectFields.reason} text={rejectFields.reason_text} />
             <Group>
-              <Submit intent="reject" color="red.9">
+              <IntentSubmit intent="reject" color="red.9">
                 {t('post.reject.submit')}
-              </Submit>
+              </IntentSubmit>
             </Group>
           </Stack>
         </Form>
@@ -631,7 +611,7 @@ function Decision({
                   error={error(featureFields.until)}
                   withAsterisk
                 />
-                <Submit intent="feature">{t('post.feature.submit')}</Submit>
+                <IntentSubmit intent="feature">{t('post.feature.submit')}</IntentSubmit>
               </Group>
             </Form>
             {featured ? (
@@ -661,21 +641,21 @@ function Decision({
               label={t('post.delete.confirm')}
               error={error(deleteFields.confirm)}
             />
-            <Submit intent="delete" color="red.9">
+            <IntentSubmit intent="delete" color="red.9">
               {t('post.delete.submit')}
-            </Submit>
+            </IntentSubmit>
           </Stack>
         </Form>
       </Part>,
     );
   }
   return (
-    <Section id="decision" title={t('post.decision')}>
+    <AdminSection id="decision" title={t('post.decision')}>
       <Stack gap="lg">
         <FormError code={reply?.formError} />
         {parts.length > 0 ? parts : <Text c="dimmed">{t('post.read-only')}</Text>}
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -725,11 +705,11 @@ export default function ReviewAd({ loaderData, actionData }: Route.ComponentProp
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
             <PendingChange ad={ad} rights={loaderData.rights} reply={actionData as ReviewActionData | undefined} />
-            <Section id="description" title={t('post.description')}>
+            <AdminSection id="description" title={t('post.description')}>
               <Text dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 {ad.description}
               </Text>
-            </Section>
+            </AdminSection>
             <Details ad={ad} />
             <Photos ad={ad} />
             <Reports ad={ad} />

@@ -8,7 +8,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Paper,
   SimpleGrid,
   Stack,
   Table,
@@ -21,6 +20,7 @@ import { IconArrowLeft, IconBan, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
+import { AdminSection } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -167,17 +167,6 @@ function replyOf(data: unknown, form: UserIntent): UserActionData | undefined {
   return d?.result?.form === form ? d : undefined;
 }
 
-function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
-  return (
-    <Paper withBorder radius="lg" p="md" component="section" aria-labelledby={id}>
-      <Title order={2} size="h4" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Paper>
-  );
-}
-
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box>
@@ -197,7 +186,7 @@ function Profile({ member }: { member: MemberDetail }) {
   const number = numberFormat(locale);
   const dates = useDates();
   return (
-    <Section title={t('users.profile')} id="profile">
+    <AdminSection title={t('users.profile')} id="profile">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <Fact label={t('users.email')}>
           {member.email ? (
@@ -243,7 +232,7 @@ function Profile({ member }: { member: MemberDetail }) {
           <IconExternalLink size={14} aria-hidden />
         </Group>
       </Anchor>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -257,7 +246,7 @@ function Ads({ member }: { member: MemberDetail }) {
   const number = numberFormat(locale);
   const shown = AD_STATUSES.filter((s) => (member.ads[s] ?? 0) > 0);
   return (
-    <Section title={t('users.ads')} id="ads">
+    <AdminSection title={t('users.ads')} id="ads">
       {shown.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('users.no-ads')}
@@ -297,7 +286,7 @@ function Ads({ member }: { member: MemberDetail }) {
           {t('users.ads-hidden')}
         </Text>
       ) : null}
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -306,7 +295,7 @@ function Reports({ member }: { member: MemberDetail }) {
   const { to } = useLocale();
   const dates = useDates();
   return (
-    <Section title={t('users.reports')} id="reports">
+    <AdminSection title={t('users.reports')} id="reports">
       <Text size="sm" mb="sm">
         {member.reports.total === 0
           ? t('users.no-reports')
@@ -351,7 +340,7 @@ function Reports({ member }: { member: MemberDetail }) {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -364,16 +353,16 @@ function BanSection({ member, data, self }: { member: MemberDetail; data: unknow
   const [form, fields] = useValidatedForm('ban-form', banSchema, replyOf(data, 'ban')?.result);
   if (self) {
     return (
-      <Section title={t('users.ban.title')} id="ban">
+      <AdminSection title={t('users.ban.title')} id="ban">
         <Text size="sm" c="dimmed">
           {t('users.ban.self')}
         </Text>
-      </Section>
+      </AdminSection>
     );
   }
   if (member.banned_at) {
     return (
-      <Section title={t('users.ban.title')} id="ban">
+      <AdminSection title={t('users.ban.title')} id="ban">
         <Form method="post">
           <Stack gap="sm">
             <FormError code={reply?.formError} />
@@ -398,11 +387,11 @@ function BanSection({ member, data, self }: { member: MemberDetail; data: unknow
             </Text>
           </Stack>
         </Form>
-      </Section>
+      </AdminSection>
     );
   }
   return (
-    <Section title={t('users.ban.title')} id="ban">
+    <AdminSection title={t('users.ban.title')} id="ban">
       <Form method="post" {...getFormProps(form)} noValidate>
         <Stack gap="sm">
           <FormError code={reply?.formError} />
@@ -426,7 +415,7 @@ function BanSection({ member, data, self }: { member: MemberDetail; data: unknow
           </Group>
         </Stack>
       </Form>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -436,7 +425,7 @@ function ConfirmSection({ member, data }: { member: MemberDetail; data: unknown 
   const [form, fields] = useValidatedForm('phone-form', confirmPhoneSchema, replyOf(data, 'confirm-phone')?.result);
   const emailReply = replyOf(data, 'confirm-email');
   return (
-    <Section title={t('users.confirm.title')} id="confirm">
+    <AdminSection title={t('users.confirm.title')} id="confirm">
       <Stack gap="md">
         {member.email && !member.email_verified ? (
           <Form method="post">
@@ -471,7 +460,7 @@ function ConfirmSection({ member, data }: { member: MemberDetail; data: unknown 
           </Stack>
         </Form>
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -502,7 +491,7 @@ function AccessSection({
     </>
   );
   return (
-    <Section title={t('users.access.title')} id="access">
+    <AdminSection title={t('users.access.title')} id="access">
       <Stack gap="md">
         <Group gap={6}>
           {member.is_super_admin ? (
@@ -599,7 +588,7 @@ function AccessSection({
           </Stack>
         )}
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
 
@@ -669,7 +658,7 @@ function Packages({ member, packages, grant }: { member: MemberDetail; packages:
   const dates = useDates();
   const login = member.email ?? member.phone;
   return (
-    <Section title={t('users.packages.title')} id="packages">
+    <AdminSection title={t('users.packages.title')} id="packages">
       <Stack gap="xs">
         {packages.length === 0 ? <Text size="sm">{t('users.packages.none')}</Text> : null}
         {packages.map((p) => (
@@ -703,6 +692,6 @@ function Packages({ member, packages, grant }: { member: MemberDetail; packages:
           </Group>
         ) : null}
       </Stack>
-    </Section>
+    </AdminSection>
   );
 }
