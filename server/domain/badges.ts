@@ -1,9 +1,3 @@
-// Badges (docs/product/back-office.md, "Badges"): marks staff grant to members or to companies
-// ("Trusted seller", "Verified dealer"), each with an icon and a colour of a fixed set
-// (app/lib/badges.ts). A badge is for members or for companies (its target); it shows on the
-// holder's page, on the cards of their ads and on their ads' pages. Every change writes a revision
-// in its transaction and tells the page cache once committed.
-import { sql } from 'kysely';
 import type { ListQuery } from '../../app/lib/admin-list.ts';
 import type { BadgeChipData, BadgeTargetKind } from '../../app/lib/badges.ts';
 import type { BadgeInput, BadgeSort } from '../../app/lib/validation/companies.ts';
@@ -11,7 +5,7 @@ import type { DB } from '../db/index.ts';
 import { afterCommitOf, withTransaction } from '../db/transaction.ts';
 import { toIso, toNumber } from '../db/values.ts';
 import { pagesChanged } from './ad-changes.ts';
-import { containsPattern, decodeCursor, type KeysetPage, keysetPage } from './admin/keyset.ts';
+import { containsAny, decodeCursor, type KeysetPage, keysetPage } from './admin/keyset.ts';
 import type { Actor } from './ads/rules.ts';
 import { changedFields, recordRevision } from './audit.ts';
 import { Invalid, NotFound } from './errors.ts';
@@ -51,16 +45,7 @@ export async function listBadges(db: DB, query: ListQuery<BadgeSort>, limit = 25
         .whereRef('g.badge_id', '=', 'b.id')
         .as('holders'),
   ]);
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    q = q.where((eb) =>
-      eb.or(
-        ['b.name_ar', 'b.name_en', 'b.slug'].map(
-          (col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
-  }
+  if (query.q) q = q.where(containsAny(['b.name_ar', 'b.name_en', 'b.slug'], query.q));
   if (query.filters.target) q = q.where('b.target', '=', query.filters.target as BadgeTargetKind);
   const page = await keysetPage(q, {
     column: query.sort === 'name' ? 'b.name_en' : 'b.created_at',

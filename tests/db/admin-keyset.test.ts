@@ -3,7 +3,13 @@
 // a forged cursor shows the first page; LIKE's wildcards in a search are taken literally.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containsPattern, decodeCursor, encodeCursor, keysetPage } from '../../server/domain/admin/keyset.ts';
+import {
+  containsAny,
+  containsPattern,
+  decodeCursor,
+  encodeCursor,
+  keysetPage,
+} from '../../server/domain/admin/keyset.ts';
 import { insertMember } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
 
@@ -58,6 +64,18 @@ describe.each(dialects)('admin keyset pages on %s', (dialect) => {
     });
     expect(page.rows).toHaveLength(23);
     expect(page.next).toBeNull();
+  });
+
+  it('searches several columns at once', async () => {
+    const found = (text: string) =>
+      t.db
+        .selectFrom('users as u')
+        .select('u.name')
+        .where(containsAny(['u.phone_number', 'u.name'], text))
+        .execute();
+    expect((await found('UNDER_score')).map((r) => r.name)).toEqual(['under_score 100%']);
+    expect(await found('member_a')).toEqual([]);
+    expect(await found('member a')).toHaveLength(3);
   });
 
   it('finds a search text with % and _ literally', async () => {

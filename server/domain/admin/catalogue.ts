@@ -22,7 +22,7 @@ import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { enqueueTermsRewrite, followCatalogueEdit, rewriteAdTerms } from './catalogue-effects.ts';
-import { containsPattern, decodeCursor, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
+import { containsAny, decodeCursor, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
 
 // ───────────────────────── reading ─────────────────────────
 
@@ -69,16 +69,7 @@ export async function listAdminTaxonomies(
         .select(sql<number>`coalesce(sum(c.ads_count), 0)`.as('n'))
         .as('ads_count'),
     ]);
-  if (query.q) {
-    const p = containsPattern(query.q);
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`lower(t.slug)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(t.name_ar)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(t.name_en)`, 'like', sql`${p} escape '\\'`),
-      ]),
-    );
-  }
+  if (query.q) q = q.where(containsAny(['t.slug', 't.name_ar', 't.name_en'], query.q));
   const column = query.sort === 'slug' ? 't.slug' : 't.position';
   const page = await keysetPage(q, {
     column,

@@ -86,3 +86,13 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
 export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/**
+ * Whether any of `columns` (qualified: `c.name_ar`) holds `text` anywhere, case-insensitively and
+ * with LIKE's wildcards taken literally: the back office's list search. A null column holds nothing.
+ */
+export function containsAny(columns: readonly string[], text: string): Expression<SqlBool> {
+  const pattern = containsPattern(text);
+  const tests = columns.map((c) => sql`lower(coalesce(${sql.ref(c)}, '')) like ${pattern} escape '\\'`);
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+}

@@ -17,7 +17,7 @@ import { changedFields, recordRevision } from '../audit.ts';
 import { catalogueChanged } from '../catalogue-changes.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { adPlaces, catalogueText, loadCatalogueWords, stemsOf } from '../search/text-index.ts';
-import { type Cursor, containsPattern, decodeCursor, keysetPage } from './keyset.ts';
+import { type Cursor, containsAny, decodeCursor, keysetPage } from './keyset.ts';
 
 export type PlaceInput = {
   slug: string;
@@ -69,16 +69,7 @@ export async function listAdminCities(
   let base = db
     .selectFrom('cities as c')
     .select(['c.id', 'c.slug', 'c.name_ar', 'c.name_en', 'c.lat', 'c.lng', 'c.position']);
-  if (query.q) {
-    const p = containsPattern(query.q);
-    base = base.where((eb) =>
-      eb.or([
-        eb(sql`lower(c.name_ar)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(c.name_en)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(c.slug)`, 'like', sql`${p} escape '\\'`),
-      ]),
-    );
-  }
+  if (query.q) base = base.where(containsAny(['c.name_ar', 'c.name_en', 'c.slug'], query.q));
   const column = query.sort === 'name' ? (query.locale === 'ar' ? 'c.name_ar' : 'c.name_en') : 'c.position';
   const key = query.sort === 'name' ? (query.locale === 'ar' ? 'name_ar' : 'name_en') : 'position';
   const page = await keysetPage(base, {

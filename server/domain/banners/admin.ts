@@ -22,7 +22,7 @@ import type { BannerImage } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../../db/values.ts';
 import type { MediaStorage } from '../../media/storage.ts';
-import { containsPattern, decodeCursor, keysetPage } from '../admin/keyset.ts';
+import { containsAny, decodeCursor, keysetPage } from '../admin/keyset.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
@@ -110,16 +110,7 @@ export async function listBanners(
         'clicks',
       ),
     ]);
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    q = q.where((eb) =>
-      eb.or([
-        sql<SqlBool>`lower(b.title_ar) like ${pattern} escape '\\'`,
-        sql<SqlBool>`lower(coalesce(b.title_en, '')) like ${pattern} escape '\\'`,
-        sql<SqlBool>`lower(b.link) like ${pattern} escape '\\'`,
-      ]),
-    );
-  }
+  if (query.q) q = q.where(containsAny(['b.title_ar', 'b.title_en', 'b.link'], query.q));
   const placement = query.filters.placement as BannerPlacement | undefined;
   if (placement) q = q.where('b.placement', '=', placement);
   switch (query.filters.state as BannerState | undefined) {

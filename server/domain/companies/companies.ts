@@ -3,7 +3,6 @@
 // `/companies/{slug}`. Staff create, edit, verify and delete them; every change writes a revision
 // in its transaction and tells the page cache once committed.
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { ListQuery } from '../../../app/lib/admin-list.ts';
 import type { CompanyInput, CompanySort } from '../../../app/lib/validation/companies.ts';
 import type { DB } from '../../db/index.ts';
@@ -12,7 +11,7 @@ import { toBool, toIso, toNumber } from '../../db/values.ts';
 import { type ImageVariantSpec, processImage } from '../../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../../media/storage.ts';
 import { pagesChanged } from '../ad-changes.ts';
-import { containsPattern, decodeCursor, type KeysetPage, keysetPage } from '../admin/keyset.ts';
+import { containsAny, decodeCursor, type KeysetPage, keysetPage } from '../admin/keyset.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
@@ -84,16 +83,7 @@ export async function listCompanies(
           .whereRef('m.company_id', '=', 'c.id')
           .as('members'),
     ]);
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    q = q.where((eb) =>
-      eb.or(
-        ['c.name_ar', 'c.name_en', 'c.slug'].map(
-          (col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
-  }
+  if (query.q) q = q.where(containsAny(['c.name_ar', 'c.name_en', 'c.slug'], query.q));
   if (query.filters.verified) q = q.where('c.verified', '=', query.filters.verified === 'yes');
   const column = SORT_COLUMN[query.sort];
   const page = await keysetPage(q, {

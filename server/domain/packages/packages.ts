@@ -1,14 +1,9 @@
-// Packages in the back office (docs/product/back-office.md, "Packages"): the list, one package,
-// create, edit, switch on and off, delete. Every change writes a revision in its transaction. A
-// package that was ever granted cannot be deleted (its subscriptions and payments name it): staff
-// switch it off instead, and it is no longer offered for new grants.
-import { type SqlBool, sql } from 'kysely';
 import type { PackageSort, PackageValues } from '../../../app/lib/validation/packages.ts';
 import type { DB } from '../../db/index.ts';
 import type { PackageAudience } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
-import { containsPattern, decodeCursor, keysetPage, type SortDirection } from '../admin/keyset.ts';
+import { containsAny, decodeCursor, keysetPage, type SortDirection } from '../admin/keyset.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Invalid, NotFound } from '../errors.ts';
@@ -119,11 +114,7 @@ export async function listPackages(db: DB, query: PackageListQuery, now = new Da
         .whereRef('s.package_id', '=', 'p.id')
         .as('subscriptions'),
     ])
-    .$if(q !== '', (qb) =>
-      qb.where(
-        sql<SqlBool>`(lower(p.name_ar) like ${containsPattern(q)} escape '\\' or lower(p.name_en) like ${containsPattern(q)} escape '\\')`,
-      ),
-    )
+    .$if(q !== '', (qb) => qb.where(containsAny(['p.name_ar', 'p.name_en'], q)))
     .$if(filters.active === 'on', (qb) => qb.where('p.active', '=', true))
     .$if(filters.active === 'off', (qb) => qb.where('p.active', '=', false))
     .$if(filters.audience !== undefined, (qb) => qb.where('p.audience', '=', filters.audience as PackageAudience));

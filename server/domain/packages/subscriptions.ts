@@ -8,7 +8,7 @@ import type { SubscriptionSort, SubscriptionState } from '../../../app/lib/valid
 import type { DB } from '../../db/index.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
-import { containsPattern, decodeCursor, keysetPage, type SortDirection } from '../admin/keyset.ts';
+import { containsAny, decodeCursor, keysetPage, type SortDirection } from '../admin/keyset.ts';
 import { type Actor, DAY } from '../ads/rules.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid } from '../errors.ts';
@@ -181,11 +181,7 @@ export async function listSubscriptions(db: DB, query: SubscriptionListQuery, no
       'pay.amount',
       'pay.currency',
     ])
-    .$if(q !== '', (qb) =>
-      qb.where(
-        sql<SqlBool>`(lower(u.name) like ${containsPattern(q)} escape '\\' or lower(u.email) like ${containsPattern(q)} escape '\\' or u.phone_number like ${containsPattern(q)} escape '\\')`,
-      ),
-    )
+    .$if(q !== '', (qb) => qb.where(containsAny(['u.name', 'u.email', 'u.phone_number'], q)))
     .$if(packageId !== null, (qb) => qb.where('s.package_id', '=', packageId as number))
     .$if(filters.state === 'current', (qb) => qb.where('s.starts_at', '<=', now).where('s.ends_at', '>', now))
     .$if(filters.state === 'upcoming', (qb) => qb.where('s.starts_at', '>', now))
