@@ -351,6 +351,17 @@ export async function findHolder(db: DB, target: BadgeTargetKind, text: string):
 const CHIP_COLUMNS = ['b.id', 'b.slug', 'b.name_ar', 'b.name_en', 'b.icon', 'b.colour'] as const;
 
 /** The badges of these members, by member (oldest grant first). */
+/** The badges meant for members, to grant from a member's page (by name in its language order). */
+export async function memberBadgeChoices(db: DB): Promise<{ id: number; name_ar: string; name_en: string }[]> {
+  const rows = await db
+    .selectFrom('badges')
+    .select(['id', 'name_ar', 'name_en'])
+    .where('target', '=', 'user')
+    .orderBy('name_en')
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
 export async function badgesOfUsers(db: DB, userIds: readonly string[]): Promise<Map<string, BadgeChipData[]>> {
   const byUser = new Map<string, BadgeChipData[]>();
   const unique = [...new Set(userIds)];

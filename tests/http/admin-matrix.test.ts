@@ -81,6 +81,14 @@ const ADMIN_ROUTES: AdminRoute[] = [
     form: { intent: 'access', roles: 'none' },
   },
   { path: '/admin/users/{member}', permission: 'super-admin', form: { intent: 'super-admin' } },
+  // No badge named: refused (422), nothing granted or taken back.
+  { path: '/admin/users/{member}', permission: 'update-badges', also: ['view-users'], form: { intent: 'grant-badge' } },
+  {
+    path: '/admin/users/{member}',
+    permission: 'update-badges',
+    also: ['view-users'],
+    form: { intent: 'revoke-badge' },
+  },
   { path: '/admin/permissions', permission: 'view-permissions' },
   { path: '/en/admin/permissions', permission: 'view-permissions' },
   {

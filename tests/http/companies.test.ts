@@ -233,6 +233,22 @@ describe('companies and badges', () => {
     expect((await admin.post(badgePage, { intent: 'revoke', grant: String(grant) })).status).toBe(302);
     expect(sql('select id from badge_grants where user_id = ?', sellerId)).toEqual([]);
     expect(await (await browser().get(`/en/users/${sellerId}`)).text()).not.toContain(`Trusted ${RUN}`);
+
+    // The same from the member's page in the back office: grant, shown there, take back.
+    const badgeId = badgePage.split('/').pop() as string;
+    const memberPage = `/en/admin/users/${sellerId}`;
+    expect(await (await admin.get(memberPage)).text()).toContain(`<option value="${badgeId}">Trusted ${RUN}</option>`);
+    expect((await admin.post(memberPage, { intent: 'grant-badge', badge: badgeId })).status).toBe(302);
+    expect(sql('select badge_id from badge_grants where user_id = ?', sellerId)).toEqual([
+      { badge_id: Number(badgeId) },
+    ]);
+    expect(await (await admin.get(memberPage)).text()).toContain(`Take back: Trusted ${RUN}`);
+    // Held already, no such badge, no badge at all: refused, nothing changes.
+    expect((await admin.post(memberPage, { intent: 'grant-badge', badge: badgeId })).status).toBe(422);
+    expect((await admin.post(memberPage, { intent: 'grant-badge', badge: '999999999' })).status).toBe(404);
+    expect((await admin.post(memberPage, { intent: 'grant-badge' })).status).toBe(422);
+    expect((await admin.post(memberPage, { intent: 'revoke-badge', badge: badgeId })).status).toBe(302);
+    expect(sql('select badge_id from badge_grants where user_id = ?', sellerId)).toEqual([]);
   });
 
   it('shows staff who may only read a company without its forms, and refuses their posts', async () => {

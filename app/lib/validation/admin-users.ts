@@ -12,7 +12,16 @@ export const ROLE_NAME_MAX = 60;
 /** Roles one form may carry (the matrix, a member's roles). */
 const ROLES_MAX = 200;
 
-export const USER_INTENTS = ['ban', 'unban', 'confirm-email', 'confirm-phone', 'access', 'super-admin'] as const;
+export const USER_INTENTS = [
+  'ban',
+  'unban',
+  'confirm-email',
+  'confirm-phone',
+  'access',
+  'super-admin',
+  'grant-badge',
+  'revoke-badge',
+] as const;
 export type UserIntent = (typeof USER_INTENTS)[number];
 export const ROLE_INTENTS = ['matrix', 'create', 'rename', 'delete'] as const;
 export type RoleIntent = (typeof ROLE_INTENTS)[number];
@@ -104,5 +113,15 @@ export const deleteRoleSchema = z.object({
     code: 'invalid',
     normalise: (v) => Number(v),
     check: (v) => Number.isSafeInteger(v),
+  }),
+});
+
+/** Granting or taking back one of the members' badges (`badge`: its id). */
+export const memberBadgeSchema = z.object({
+  badge: z.string({ error: 'required' }).transform((v, ctx) => {
+    const id = parseId(v);
+    if (id !== null) return id;
+    ctx.addIssue({ code: 'custom', message: 'required' });
+    return z.NEVER;
   }),
 });

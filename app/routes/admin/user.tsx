@@ -8,6 +8,7 @@ import {
   Button,
   Checkbox,
   Group,
+  NativeSelect,
   SimpleGrid,
   Stack,
   Table,
@@ -20,13 +21,15 @@ import { IconArrowLeft, IconBan, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
-import { AdminSection } from '~/components/admin/admin-section.tsx';
+import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts';
+import { BadgeChips } from '~/components/badge-chip.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useDates } from '~/components/relative-time.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
+import type { BadgeChipData } from '~/lib/badges.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
@@ -41,6 +44,7 @@ import {
   banSchema,
   confirmEmailSchema,
   confirmPhoneSchema,
+  memberBadgeSchema,
   superAdminSchema,
   USER_INTENTS,
   type UserIntent,
@@ -59,6 +63,7 @@ import {
   setUserAccess,
   unbanUser,
 } from '../../../server/domain/admin/users.ts';
+import { badgesOfUsers, grantBadge, memberBadgeChoices, revokeBadge } from '../../../server/domain/badges.ts';
 import { type MemberPackage, memberPackages } from '../../../server/domain/packages/allowance.ts';
 import { PERMISSIONS, type Permission } from '../../../server/domain/permissions.ts';
 import type { Route } from './+types/user';
@@ -81,16 +86,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context, 'view-users');
   const id = memberId(request, params.id);
   const database = db(context);
-  const [member, roles, packages] = await Promise.all([
+  const [member, roles, packages, badges, badgeChoices] = await Promise.all([
     memberDetail(database, id),
     listRoles(database),
     can(user, 'view-packages') ? memberPackages(database, id) : null,
+    can(user, 'view-badges') ? badgesOfUsers(database, [id]).then((m) => m.get(id) ?? []) : null,
+    can(user, 'update-badges') ? memberBadgeChoices(database) : [],
   ]);
   return {
     meta: { title: `${member.name} · ${tFor(request)('admin:users.title')}`, noindex: true },
     member,
     roles,
     packages,
+    badges,
+    badgeChoices,
     permissions: [...PERMISSIONS],
     rights: {
       update: can(user, 'update-users'),
@@ -111,6 +120,8 @@ const NEEDS: Record<UserIntent, Permission | 'super-admin'> = {
   'confirm-phone': 'update-users',
   access: 'update-permissions',
   'super-admin': 'super-admin',
+  'grant-badge': 'update-badges',
+  'revoke-badge': 'update-badges',
 };
 const isIntent = (v: unknown): v is UserIntent =>
   typeof v === 'string' && (USER_INTENTS as readonly string[]).includes(v);
@@ -156,6 +167,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       );
     case 'super-admin':
       return handle(superAdminSchema, (v) => setSuperAdmin(database, actor, id, v.value === 'on'));
+    case 'grant-badge':
+      return handle(memberBadgeSchema, (v) => grantBadge(database, actor, { badgeId: v.badge, userId: id }));
+    case 'revoke-badge':
+      return handle(memberBadgeSchema, (v) => revokeBadge(database, actor, { badgeId: v.badge, userId: id }));
   }
 }
 
@@ -644,6 +659,9 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       {rights.ban ? <BanSection member={member} data={actionData} self={rights.self} /> : null}
       {rights.update ? <ConfirmSection member={member} data={actionData} /> : null}
       <AccessSection member={member} roles={roles} permissions={permissions} rights={rights} data={actionData} />
+      {loaderData.badges ? (
+        <Badges badges={loaderData.badges} choices={loaderData.badgeChoices} data={actionData} />
+      ) : null}
       {loaderData.packages ? (
         <Packages member={member} packages={loaderData.packages} grant={rights.grantPackage} />
       ) : null}
@@ -690,6 +708,60 @@ function Packages({ member, packages, grant }: { member: MemberDetail; packages:
               {t('users.packages.grant')}
             </Button>
           </Group>
+        ) : null}
+      </Stack>
+    </AdminSection>
+  );
+}
+
+/** The member's badges, and granting or taking one back with update-badges (docs/product/back-office.md, "Badges"). */
+function Badges({
+  badges,
+  choices,
+  data,
+}: {
+  badges: BadgeChipData[];
+  choices: { id: number; name_ar: string; name_en: string }[];
+  data: unknown;
+}) {
+  const { t } = useT('admin');
+  const { name } = useLocale();
+  const fieldError = useAdminFieldError();
+  const held = new Set(badges.map((b) => b.id));
+  const open = choices.filter((c) => !held.has(c.id));
+  const reply = replyOf(data, 'grant-badge');
+  const [form, fields] = useValidatedForm('grant-badge', memberBadgeSchema, reply?.result);
+  return (
+    <AdminSection title={t('users.badges.title')} id="badges">
+      <Stack gap="sm">
+        {badges.length === 0 ? <Text size="sm">{t('users.badges.none')}</Text> : null}
+        {badges.map((b) => (
+          <Group key={b.id} justify="space-between" wrap="nowrap">
+            <BadgeChips badges={[b]} label={name(b)} />
+            {choices.length > 0 ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="revoke-badge" />
+                <input type="hidden" name="badge" value={b.id} />
+                <Button type="submit" variant="subtle" color="red" mih={44}>
+                  {t('users.badges.revoke', { name: name(b) })}
+                </Button>
+              </Form>
+            ) : null}
+          </Group>
+        ))}
+        {open.length > 0 ? (
+          <Form method="post" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="grant-badge" />
+            <Group align="flex-end" gap="sm">
+              <NativeSelect
+                name={fields.badge.name}
+                label={t('users.badges.choose')}
+                data={open.map((c) => ({ value: String(c.id), label: name(c) }))}
+                error={fieldError(fields.badge)}
+              />
+              <IntentSubmit intent="grant-badge">{t('users.badges.grant')}</IntentSubmit>
+            </Group>
+          </Form>
         ) : null}
       </Stack>
     </AdminSection>
