@@ -499,8 +499,8 @@ function AccessSection({
   const flagReply = replyOf(data, 'super-admin');
   const label = (p: string) => (
     <>
-      {t(`roles.permission-names.${p}`, { defaultValue: p })}{' '}
-      <Text span size="xs" c="dimmed">
+      {t(`roles.permission-names.${p}`, { defaultValue: p })}
+      <Text span size="xs" c="dimmed" display="block">
         <bdi dir="ltr">{p}</bdi>
       </Text>
     </>
