@@ -35,6 +35,8 @@ export interface Dashboard {
   reports: { open: number };
   /** Background jobs that failed for good (`dead`: out of attempts). */
   jobs: { failed: number };
+  /** Packages running now (subscriptions started and not ended), and the members holding them. */
+  packages: { active: number; members: number };
   /** Leaf categories and cities by live (published) ads. */
   top: { categories: Ranked[]; cities: Ranked[] };
   contact: {
@@ -154,7 +156,7 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
   const { db } = handle;
   const days = lastDays(DASHBOARD_DAYS, now);
   const weekStart = days[days.length - 7] as string;
-  const [members, ads, total, pending, oldest, openReports, failed, categories, cities, unread, latest] =
+  const [members, ads, total, pending, oldest, openReports, failed, categories, cities, unread, latest, running] =
     await Promise.all([
       perDay(handle, 'users', days, now),
       perDay(handle, 'ads', days, now),
@@ -201,6 +203,12 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
         .orderBy('id', 'desc')
         .limit(5)
         .execute(),
+      db
+        .selectFrom('subscriptions')
+        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('user_id').distinct().as('members')])
+        .where('starts_at', '<=', now)
+        .where('ends_at', '>', now)
+        .executeTakeFirstOrThrow(),
     ]);
   return {
     members: {
@@ -212,6 +220,7 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
     pending: { count: toNumber(pending.n), oldestSince: oldest },
     reports: { open: openReports },
     jobs: { failed: toNumber(failed.n) },
+    packages: { active: toNumber(running.n), members: toNumber(running.members) },
     top: {
       categories: categories.map((c) => ({
         slug: c.slug,

@@ -151,6 +151,48 @@ describe.each(dialects)('dashboard figures on %s', (dialect) => {
     ]);
   });
 
+  it('counts the packages running now and the members holding them', async () => {
+    const [a, b] = await t.db.selectFrom('users').select('id').orderBy('id').limit(2).execute();
+    const { id: packageId } = await t.db
+      .insertInto('packages')
+      .values({
+        name_ar: 'باقة',
+        name_en: 'Package',
+        price: 100,
+        currency: 'LYD',
+        duration_days: 30,
+        max_active_ads: 5,
+        featured_ads: 0,
+        reposts: 0,
+        audience: 'individual',
+        active: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000);
+    const grant = (userId: string, starts: number, ends: number) => ({
+      package_id: Number(packageId),
+      user_id: userId,
+      starts_at: day(starts),
+      ends_at: day(ends),
+      max_active_ads: 5,
+      featured_ads: 0,
+      reposts: 0,
+      featured_remaining: 0,
+      reposts_remaining: 0,
+    });
+    await t.db
+      .insertInto('subscriptions')
+      .values([
+        grant(a?.id as string, -3, 27),
+        grant(a?.id as string, 27, 57), // starts later
+        grant(b?.id as string, -10, 20),
+        grant(b?.id as string, -40, -10), // ended
+      ])
+      .execute();
+    expect((await loadDashboard(t, now)).packages).toEqual({ active: 2, members: 2 });
+  });
+
   it('counts unread contact messages and lists the latest', async () => {
     const d = await loadDashboard(t, now);
     expect(d.contact.unread).toBe(1);

@@ -106,6 +106,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   // The admin layout's staff member: the figures link to the screens they may open.
   const staff = (useMatches().find((m) => m.id.endsWith('layout.admin'))?.loaderData as { staff?: StaffUser })?.staff;
   const seesAds = can(staff, 'view-ads');
+  const seesPackages = can(staff, 'view-packages');
+  const seesJobs = can(staff, 'view-dashboard');
   const number = numberFormat(locale);
   const { dateTime } = dates(locale);
   return (
@@ -143,7 +145,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           label={t('dashboard.failed-jobs')}
           value={number.format(d.jobs.failed)}
           alert={d.jobs.failed > 0}
+          to={seesJobs ? to('/admin/jobs?status=dead') : null}
           detail={t('dashboard.failed-jobs-hint')}
+        />
+        <Stat
+          label={t('dashboard.active-packages')}
+          value={number.format(d.packages.active)}
+          to={seesPackages ? to('/admin/packages/subscriptions?state=current') : null}
+          detail={t('dashboard.package-members', { count: d.packages.members })}
         />
         <Stat
           label={t('dashboard.ads-month')}
