@@ -12,5 +12,6 @@ export const usersListSpec = (roles: readonly string[]): ListSpec<(typeof USER_S
     role: ['super-admin', ...roles],
     banned: ['yes', 'no'],
     verified: ['email', 'phone', 'none'],
+    company: ['yes', 'no'],
   },
 });

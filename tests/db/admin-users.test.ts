@@ -324,6 +324,18 @@ describe.each(dialects)('back-office members on %s', (dialect) => {
     expect(await find('', { role: 'moderator' })).toEqual(['مشرفة المحتوى']);
     expect((await find('', { banned: 'yes' })).length).toBe(0);
     expect(await find('zai', { verified: 'phone' })).toEqual(['Zainab Search']);
+    // A member of a company, and the others.
+    const { id: companyId } = await t.db
+      .insertInto('companies')
+      .values({ slug: `zai-motors-${a.id.slice(0, 6).toLowerCase()}`, name_ar: 'زاي', name_en: 'Zai Motors' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('company_members')
+      .values({ company_id: Number(companyId), user_id: a.id, role: 'owner' })
+      .execute();
+    expect(await find('zai', { company: 'yes' })).toEqual(['Zainab Search']);
+    expect(await find('zai', { company: 'no' })).toEqual(['Zaid 100%']);
     // Every member once over all pages, by name.
     const seen: string[] = [];
     let after = null;

@@ -182,6 +182,15 @@ export default function UsersList({ loaderData }: Route.ComponentProps) {
               { value: 'none', label: t('users.filter.verified-none') },
             ],
           },
+          {
+            name: 'company',
+            label: t('users.filter.company'),
+            any: t('users.filter.any'),
+            options: [
+              { value: 'yes', label: t('users.filter.company-yes') },
+              { value: 'no', label: t('users.filter.company-no') },
+            ],
+          },
         ]}
         empty={{ title: t('users.empty-title'), description: t('users.empty') }}
       />

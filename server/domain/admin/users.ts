@@ -31,6 +31,8 @@ export interface UserFilters {
   banned?: 'yes' | 'no';
   /** `email`: a confirmed email; `phone`: a confirmed phone number; `none`: neither. */
   verified?: 'email' | 'phone' | 'none';
+  /** `yes`: a member of a company (owner or agent); `no`: of none. */
+  company?: 'yes' | 'no';
 }
 
 export interface UserRow {
@@ -87,7 +89,15 @@ export async function listUsers(
       'u.created_at',
     ]);
   if (input.q) query = query.where(await memberSearch(db, handle.dialect, input.q, phoneDigits(input.q)));
-  const { role, banned, verified } = input.filters;
+  const { role, banned, verified, company } = input.filters;
+  if (company) {
+    query = query.where((eb) => {
+      const inCompany = eb.exists(
+        eb.selectFrom('company_members as cm').select(sql.lit(1).as('one')).whereRef('cm.user_id', '=', 'u.id'),
+      );
+      return company === 'yes' ? inCompany : eb.not(inCompany);
+    });
+  }
   if (role === 'super-admin') query = query.where('u.is_super_admin', '=', true);
   else if (role) {
     query = query.where((eb) =>
