@@ -35,6 +35,9 @@ const searchesOf = (userId: string) =>
 async function save(b: Browser, query: string, prefix = '/en') {
   const res = await b.post(`${prefix}/posts?${query}`, { intent: 'save-search' });
   expect(res.status).toBe(302);
+  // Back on the listing, which says so once (a flash).
+  const back = await b.get(res.headers.get('location') as string);
+  expect(await back.text()).toContain(prefix === '/en' ? 'Search saved.' : 'حُفظ البحث');
 }
 
 /** An API call with the anti-forgery cookie and header (or without the header: `xsrf: false`). */
