@@ -54,6 +54,13 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     // Light yellow badges and alerts (an ad in review, a change waiting): Mantine's yellow text is
     // 2:1 on its light background; a dark amber is over 4.5:1.
     '--mantine-color-yellow-light-color': '#7a4f00',
+    // The same for the back office's light badges (states, counts): shade 6 text is under 3:1 on
+    // its light background, shade 9 over 4.5:1.
+    '--mantine-color-teal-light-color': 'var(--mantine-color-teal-9)',
+    '--mantine-color-green-light-color': 'var(--mantine-color-green-9)',
+    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+    '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+    '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',

@@ -209,7 +209,7 @@ function Profile({ member }: { member: MemberDetail }) {
               <bdi dir="ltr" style={{ overflowWrap: 'anywhere' }}>
                 {member.email}
               </bdi>
-              <Badge color={member.email_verified ? 'teal' : 'gray'} variant="light" tt="none">
+              <Badge color={member.email_verified ? 'teal.9' : 'gray.7'} variant="filled" tt="none">
                 {member.email_verified ? t('users.confirmed') : t('users.unconfirmed')}
               </Badge>
             </Group>
@@ -221,7 +221,7 @@ function Profile({ member }: { member: MemberDetail }) {
           {member.phone ? (
             <Group gap={6}>
               <bdi dir="ltr">{member.phone}</bdi>
-              <Badge color={member.phone_verified ? 'teal' : 'gray'} variant="light" tt="none">
+              <Badge color={member.phone_verified ? 'teal.9' : 'gray.7'} variant="filled" tt="none">
                 {member.phone_verified ? t('users.confirmed') : t('users.unconfirmed')}
               </Badge>
             </Group>
