@@ -2,6 +2,7 @@
 import type { MiddlewareFunction, RouterContextProvider } from 'react-router';
 import { localeOfPath } from '~/i18n/config.ts';
 import { i18nFor } from '~/i18n/resources.server.ts';
+import { parseId } from '~/lib/ids.ts';
 import { requestContext, servicesContext } from '../../server/context.ts';
 
 export function services(context: Readonly<RouterContextProvider>) {
@@ -29,6 +30,18 @@ export function tFor(request: Request) {
 export function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
   return new Response(null, { status: 404, statusText: `Page not found: ${pathname}` });
+}
+
+/** The id a path names (`/admin/posts/{id}`), or the translated 404 when it is not one. */
+export function pathId(request: Request, value: string | undefined): number {
+  const id = parseId(value);
+  if (id === null) throw notFound(request);
+  return id;
+}
+
+/** The same on a form that also creates (`/admin/badges/new` has no id): null there. */
+export function pathIdOrNew(request: Request, value: string | undefined): number | null {
+  return value === undefined ? null : pathId(request, value);
 }
 
 /**

@@ -13,10 +13,9 @@ import { BADGE_COLOUR_KEYS, BADGE_ICONS, BADGE_TARGETS } from '~/lib/badges.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { dates as dateFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathIdOrNew, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -49,16 +48,9 @@ import type { Route } from './+types/badge';
 
 export const middleware = guards('acl:view-badges');
 
-function badgeId(request: Request, value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context, 'view-badges');
-  const id = badgeId(request, params.id);
+  const id = pathIdOrNew(request, params.id);
   const canEdit = can(user, 'update-badges');
   if (id === null && !canEdit) throw new Response(null, { status: 403 });
   const t = tFor(request);
@@ -91,7 +83,7 @@ type IntentReply = SubmissionResult<string[]> & { form: Intent };
 export type BadgeActionData = { result: IntentReply; formError?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = badgeId(request, params.id);
+  const id = pathIdOrNew(request, params.id);
   const { actor } = await requireStaff(request, context, 'update-badges');
   const form = await request.formData();
   const intent = form.get('intent');

@@ -35,10 +35,9 @@ import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts'
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathIdOrNew, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -71,16 +70,8 @@ export const handle = {
   answersOversizedBody: true,
 } satisfies BodyLimitHandle;
 
-/** The banner of the path, or null on `/admin/banners/new`. */
-function bannerId(request: Request, params: { id?: string }): number | null {
-  if (params.id === undefined) return null;
-  const id = parseId(params.id);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const id = bannerId(request, params);
+  const id = pathIdOrNew(request, params.id);
   // Creating is a change: the empty form is for those who may make it.
   const { user } = await requireStaff(request, context, id === null ? 'update-banners' : 'view-banners');
   const t = tFor(request);
@@ -101,7 +92,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = bannerId(request, params);
+  const id = pathIdOrNew(request, params.id);
   const { actor } = await requireStaff(request, context, 'update-banners');
   if (requestInfo(context).bodyTooLarge) {
     // Only the images can make it this large; nothing was read, nothing changes.

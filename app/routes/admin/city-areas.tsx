@@ -17,7 +17,7 @@ import { guards } from '~/lib/guards.server.ts';
 import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathId, services, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { mergeSchema, placeSchema } from '~/lib/validation/places.ts';
@@ -46,15 +46,9 @@ export const middleware = guards('acl:update-cities');
 
 const SPEC: ListSpec<'position'> = { sorts: ['position'], directions: { position: 'asc' } };
 
-const cityId = (request: Request, value: string | undefined) => {
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireStaff(request, context, 'update-cities');
-  const id = cityId(request, params.id);
+  const id = pathId(request, params.id);
   const database = db(context);
   const url = new URL(request.url);
   const [city, areas, cities] = await Promise.all([
@@ -94,7 +88,7 @@ const nothing = z.object({});
 export type AreasActionData = { result: SubmissionResult<string[]> & { form: Intent }; formError?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = cityId(request, params.id);
+  const id = pathId(request, params.id);
   const form = await request.formData();
   const intent = form.get('intent');
   if (!isIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });

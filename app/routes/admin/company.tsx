@@ -28,9 +28,8 @@ import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts'
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathIdOrNew, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -80,17 +79,9 @@ export const handle = {
   answersOversizedBody: true,
 } satisfies BodyLimitHandle;
 
-/** The company's id from the path; null on `/admin/companies/new`. */
-function companyId(request: Request, value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context, 'view-companies');
-  const id = companyId(request, params.id);
+  const id = pathIdOrNew(request, params.id);
   const canEdit = can(user, 'update-companies');
   // A new company is made by those who may change companies.
   if (id === null && !canEdit) throw new Response(null, { status: 403 });
@@ -131,7 +122,7 @@ type IntentReply = SubmissionResult<string[]> & { form: Intent };
 export type CompanyActionData = { result: IntentReply; formError?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = companyId(request, params.id);
+  const id = pathIdOrNew(request, params.id);
   const { actor } = await requireStaff(request, context, 'update-companies');
   if (requestInfo(context).bodyTooLarge) {
     // Only a logo can be this large; nothing was read, nothing changes.

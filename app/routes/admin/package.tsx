@@ -25,9 +25,8 @@ import { useT } from '~/i18n/use-t.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathIdOrNew, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { CURRENCIES, PACKAGE_AUDIENCES, packageSchema } from '~/lib/validation/packages.ts';
@@ -52,16 +51,8 @@ const INTENTS = ['save', 'activate', 'deactivate', 'delete'] as const;
 type Intent = (typeof INTENTS)[number];
 const isIntent = (v: unknown): v is Intent => typeof v === 'string' && (INTENTS as readonly string[]).includes(v);
 
-/** The package of `/admin/packages/{id}`, or null for `/new`; any other id is a 404. */
-function packageIdOf(request: Request, params: { id?: string }): number | null {
-  if (params.id === undefined) return null;
-  const id = parseId(params.id);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const id = packageIdOf(request, params);
+  const id = pathIdOrNew(request, params.id);
   const t = tFor(request);
   if (id === null) {
     await requireStaff(request, context, 'update-packages');
@@ -78,7 +69,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = packageIdOf(request, params);
+  const id = pathIdOrNew(request, params.id);
   const form = await request.formData();
   const intent = form.get('intent') ?? 'save';
   if (!isIntent(intent) || (id === null && intent !== 'save')) {

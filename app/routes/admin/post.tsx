@@ -29,11 +29,10 @@ import { RelativeTime, useDates } from '~/components/relative-time.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { numberFormat } from '~/lib/intl.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { FEATURABLE, parseDone, parseQueueQuery, queueSearch } from '~/lib/moderation.ts';
-import { db, notFound, tFor } from '~/lib/route.server.ts';
+import { db, pathId, tFor } from '~/lib/route.server.ts';
 import { requirePermission } from '~/lib/session.server.ts';
 import { actorOf } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
@@ -59,16 +58,10 @@ import { type ModerationRights, queueTarget, reviewTarget, rightsOf } from './mo
 
 export const middleware = guards('acl:view-ads');
 
-const adId = (request: Request, value: string | undefined) => {
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requirePermission(request, context, 'view-ads');
   const t = tFor(request);
-  const ad = await getModerationAd(db(context), adId(request, params.id));
+  const ad = await getModerationAd(db(context), pathId(request, params.id));
   const url = new URL(request.url);
   return {
     meta: { title: `${ad.title} · ${t('admin:posts.title')}`, noindex: true },
@@ -100,7 +93,7 @@ export type ReviewActionData = { result: IntentReply; formError?: string };
 const nothing = z.object({});
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = adId(request, params.id);
+  const id = pathId(request, params.id);
   const form = await request.formData();
   const intent = form.get('intent');
   if (!isIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });

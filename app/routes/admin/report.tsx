@@ -13,9 +13,8 @@ import { subjectAdminPath } from '~/lib/admin-insight.ts';
 import { redirectWithFlash } from '~/lib/flash.server.ts';
 import { type FormReply, formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, pathId, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { handleReportSchema, isReportIntent, RESOLUTION_NOTE_MAX } from '~/lib/validation/admin-reports.ts';
@@ -31,15 +30,9 @@ import type { Route } from './+types/report';
 
 export const middleware = guards('acl:view-ads');
 
-const reportId = (request: Request, value: string | undefined) => {
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context, 'view-ads');
-  const report = await findReport(db(context), reportId(request, params.id));
+  const report = await findReport(db(context), pathId(request, params.id));
   if (!report) throw notFound(request);
   const t = tFor(request);
   return {
@@ -57,7 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = reportId(request, params.id);
+  const id = pathId(request, params.id);
   const form = await request.formData();
   const intent = form.get('intent');
   if (!isReportIntent(intent)) throw new Response(null, { status: 400, statusText: 'Bad Request' });

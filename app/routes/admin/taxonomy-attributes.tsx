@@ -5,9 +5,8 @@ import { AttributeEditor, type AttributeReply } from '~/components/admin/attribu
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, pathId, tFor } from '~/lib/route.server.ts';
 import { requireStaff } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { getAdminTaxonomy, listOwnAttributes } from '../../../server/domain/admin/catalogue.ts';
@@ -19,16 +18,10 @@ import { attributeAction } from './catalogue.server.ts';
 
 export const middleware = guards('acl:update-taxonomies');
 
-const taxonomyId = (request: Request, value: string | undefined) => {
-  const id = parseId(value);
-  if (id === null) throw notFound(request);
-  return id;
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireStaff(request, context, 'update-taxonomies');
   const database = db(context);
-  const taxonomy = await getAdminTaxonomy(database, taxonomyId(request, params.id));
+  const taxonomy = await getAdminTaxonomy(database, pathId(request, params.id));
   const attributes = await listOwnAttributes(database, { kind: 'taxonomy', id: taxonomy.id });
   const t = tFor(request);
   const named = localeOf(request) === 'ar' ? taxonomy.name_ar : taxonomy.name_en;
@@ -40,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = taxonomyId(request, params.id);
+  const id = pathId(request, params.id);
   const form = await request.formData();
   const back = localizePath(`/admin/taxonomies/${id}/attributes`, localeOf(request));
   return attributeAction(request, context, form, 'update-taxonomies', { kind: 'taxonomy', id }, back);

@@ -11,10 +11,9 @@ import { useT } from '~/i18n/use-t.ts';
 import { CHAT_MESSAGE_MAX, QUICK_REPLIES } from '~/lib/chats.ts';
 import { formAction } from '~/lib/form-actions.server.ts';
 import { guards } from '~/lib/guards.server.ts';
-import { parseId } from '~/lib/ids.ts';
 import { routeMeta } from '~/lib/meta.ts';
 import { PRIVATE_PAGE, pageHeaders } from '~/lib/page-cache.ts';
-import { db, localeOf, notFound, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, pathId, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { chatMessageSchema, chatOfferSchema } from '~/lib/validation/chats.ts';
@@ -30,15 +29,9 @@ import type { Route } from './+types/start';
 
 export const middleware = guards('auth');
 
-function adIdOf(request: Request, params: Route.LoaderArgs['params']): number {
-  const id = parseId(params.ad);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const start = await chatStartState(db(context), user.id, adIdOf(request, params));
+  const start = await chatStartState(db(context), user.id, pathId(request, params.ad));
   if (start.existing !== null) throw redirect(localizePath(`/chats/${start.existing}`, localeOf(request)));
   const t = tFor(request);
   const { ad } = start;
@@ -66,7 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const adId = adIdOf(request, params);
+  const adId = pathId(request, params.ad);
   const form = await request.formData();
   const intent = form.get('intent');
   const go = (chatId: number) => redirect(localizePath(`/chats/${chatId}`, localeOf(request)), 303);

@@ -24,7 +24,7 @@ import { routeMeta } from '~/lib/meta.ts';
 import { PRIVATE_PAGE, pageHeaders } from '~/lib/page-cache.ts';
 import { CHAT_MESSAGE, CHAT_READ } from '~/lib/realtime/events.ts';
 import { useUserEvent } from '~/lib/realtime/state.ts';
-import { db, localeOf, notFound, requestInfo, services, tFor } from '~/lib/route.server.ts';
+import { db, localeOf, notFound, pathId, requestInfo, services, tFor } from '~/lib/route.server.ts';
 import { requireUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import {
@@ -62,15 +62,9 @@ export const handle = {
   answersOversizedBody: true,
 } satisfies BodyLimitHandle;
 
-function chatIdOf(request: Request, params: Route.LoaderArgs['params']): number {
-  const id = parseId(params.id);
-  if (id === null) throw notFound(request);
-  return id;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const id = chatIdOf(request, params);
+  const id = pathId(request, params.id);
   const param = new URL(request.url).searchParams.get('before');
   const before = param === null ? null : parseId(param);
   if (param !== null && before === null) throw notFound(request);
@@ -100,7 +94,7 @@ const simpleIntents = ['archive', 'unarchive', 'block', 'unblock'] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const id = chatIdOf(request, params);
+  const id = pathId(request, params.id);
   const here = localizePath(`/chats/${id}`, localeOf(request));
   const back = () => redirect(here, 303);
   // Someone else's chat (or none) is 404 whatever was sent, as its page is.
