@@ -20,12 +20,11 @@ import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso } from '../db/values.ts';
-import { enqueue } from '../jobs/registry.ts';
 import { AVATAR_VARIANTS, processImage } from '../media/images.ts';
 import { type MediaStorage, UPLOADS_PUBLIC_PATH } from '../media/storage.ts';
 import type { AuthMeta } from './accounts.ts';
 import { userAdImageKeys } from './ad-images.ts';
-import { announceAdChanges } from './ads/bookkeeping.ts';
+import { announceAdChanges, recountTaxonomiesLater } from './ads/bookkeeping.ts';
 import { Invalid, NotFound } from './errors.ts';
 import { releaseFavorites } from './favorites.ts';
 import { hitRateLimit } from './rate-limit.ts';
@@ -448,9 +447,10 @@ async function releaseIn(trx: DB, userId: string): Promise<ReleasedAccountData> 
       .where('user_id', '=', userId)
       .where('status', '!=', 'deleted')
       .execute();
-    for (const taxonomyId of new Set(live.map((a) => a.taxonomy_id))) {
-      await enqueue(trx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
-    }
+    await recountTaxonomiesLater(
+      trx,
+      live.map((a) => a.taxonomy_id),
+    );
     await announceAdChanges(
       trx,
       live.map((a) => a.id),

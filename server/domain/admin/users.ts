@@ -9,9 +9,8 @@ import { memberSearch } from '../../db/member-search.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { toBool, toIso, toNumber } from '../../db/values.ts';
-import { enqueue } from '../../jobs/registry.ts';
 import { isStaff } from '../access.ts';
-import { announceAdChanges } from '../ads/bookkeeping.ts';
+import { announceAdChanges, recountTaxonomiesLater } from '../ads/bookkeeping.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { Forbidden, Invalid, NotFound } from '../errors.ts';
@@ -351,9 +350,10 @@ async function republishState(tx: DB, userId: string, now: Date) {
       )
       .execute();
   }
-  for (const taxonomyId of new Set(published.map((a) => a.taxonomy_id))) {
-    await enqueue(tx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
-  }
+  await recountTaxonomiesLater(
+    tx,
+    published.map((a) => a.taxonomy_id),
+  );
   await announceAdChanges(
     tx,
     ads.map((a) => a.id),

@@ -60,13 +60,15 @@ export async function recordStatus(
 
 /** Counters change with the status: the ad's taxonomy is recounted once, however many ads changed. */
 export async function countersChanged(trx: DB, ad: { taxonomy_id: number; user_id: string | null }) {
-  await enqueue(
-    trx,
-    'recount-taxonomy',
-    { taxonomyId: ad.taxonomy_id },
-    { uniqueKey: `recount-taxonomy:${ad.taxonomy_id}` },
-  );
+  await recountTaxonomiesLater(trx, [ad.taxonomy_id]);
   if (ad.user_id) await recountUserAds(trx, ad.user_id);
+}
+
+/** Each taxonomy's category counts recounted by the job queue, once each however many ask. */
+export async function recountTaxonomiesLater(trx: DB, taxonomyIds: Iterable<number>) {
+  for (const taxonomyId of new Set(taxonomyIds)) {
+    await enqueue(trx, 'recount-taxonomy', { taxonomyId }, { uniqueKey: `recount-taxonomy:${taxonomyId}` });
+  }
 }
 
 export async function recountUserAds(trx: DB, userId: string) {
