@@ -87,7 +87,8 @@ const toCategory = (r: CategoryRow & { children_count?: unknown }): Category => 
   children_count: toNumber(r.children_count),
 });
 
-const toAttribute = (r: AttributeRow, owner: Attribute['owner']): Attribute => ({
+/** An attribute row's own fields as both dialects read them (the back office's editor shows them too). */
+export const attributeFields = (r: AttributeRow): Omit<Attribute, 'owner'> => ({
   id: r.id,
   key: r.key,
   name_ar: r.name_ar,
@@ -99,11 +100,12 @@ const toAttribute = (r: AttributeRow, owner: Attribute['owner']): Attribute => (
   required: toBool(r.required),
   filterable: toBool(r.filterable),
   shown_on_card: toBool(r.shown_on_card),
-  min: r.min,
-  max: r.max,
+  min: r.min === null ? null : toNumber(r.min),
+  max: r.max === null ? null : toNumber(r.max),
   position: r.position,
-  owner,
 });
+
+const toAttribute = (r: AttributeRow, owner: Attribute['owner']): Attribute => ({ ...attributeFields(r), owner });
 
 /** Active taxonomies with their category and ad counts, in display order. */
 function taxonomiesQuery(db: DB) {

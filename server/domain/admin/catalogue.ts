@@ -16,10 +16,11 @@ import { withLargeCache } from '../../db/cache-size.ts';
 import type { DatabaseHandle, DB } from '../../db/index.ts';
 import type { AttributeOption, AttributeRow, AttributeType, CategoryRow, TaxonomyRow } from '../../db/schema.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { toBool, toJson, toNumber } from '../../db/values.ts';
+import { toBool, toNumber } from '../../db/values.ts';
 import { recountTaxonomy } from '../ads/bookkeeping.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
+import { attributeFields } from '../catalog.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import { enqueueTermsRewrite, followCatalogueEdit, rewriteAdTerms } from './catalogue-effects.ts';
 import { containsAny, decodeCursor, type KeysetPage, keysetPage, type SortDirection } from './keyset.ts';
@@ -344,26 +345,9 @@ export async function listOwnAttributes(db: DB, owner: AttributeOwner): Promise<
     for (const c of counts) {
       if (c.attribute_id === r.id && c.value_option !== null) optionAds[c.value_option] = toNumber(c.n);
     }
-    return { ...toAdminAttribute(r), ads_with_values: total.get(r.id) ?? 0, option_ads: optionAds };
+    return { ...attributeFields(r), ads_with_values: total.get(r.id) ?? 0, option_ads: optionAds };
   });
 }
-
-const toAdminAttribute = (r: AttributeRow) => ({
-  id: r.id,
-  key: r.key,
-  name_ar: r.name_ar,
-  name_en: r.name_en,
-  type: r.type,
-  options: toJson<AttributeOption[]>(r.options, []),
-  unit_ar: r.unit_ar,
-  unit_en: r.unit_en,
-  required: toBool(r.required),
-  filterable: toBool(r.filterable),
-  shown_on_card: toBool(r.shown_on_card),
-  min: r.min === null ? null : toNumber(r.min),
-  max: r.max === null ? null : toNumber(r.max),
-  position: r.position,
-});
 
 export interface InheritedAttribute {
   key: string;
@@ -963,7 +947,7 @@ export async function updateAttribute(
 ): Promise<Outcome> {
   return withTransaction(handle.db, async (tx, hooks) => {
     const row = await attributeOf(tx, owner, id);
-    const before = toAdminAttribute(row);
+    const before = attributeFields(row);
     const next: AttributeFields = { ...fields, key: row.key, type: row.type };
     if (!hasOptions(row.type)) next.options = [];
     if (hasOptions(row.type) && next.options.length === 0) throw new Invalid({ options: ['option-needed'] });
