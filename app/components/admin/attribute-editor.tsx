@@ -24,6 +24,7 @@ import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
+import { NameInputs } from '~/components/admin/name-inputs.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { useT } from '~/i18n/use-t.ts';
 import { numberFormat } from '~/lib/intl.ts';
@@ -143,23 +144,11 @@ function AttributeFields({
           </SimpleGrid>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput
-            {...getInputProps(fields.name_ar, { type: 'text' })}
-            key={fields.name_ar.key}
-            label={t('catalog.attribute.name-ar')}
-            dir="rtl"
-            lang="ar"
-            error={error(fields.name_ar)}
-            withAsterisk
-          />
-          <TextInput
-            {...getInputProps(fields.name_en, { type: 'text' })}
-            key={fields.name_en.key}
-            label={t('catalog.attribute.name-en')}
-            dir="ltr"
-            lang="en"
-            error={error(fields.name_en)}
-            withAsterisk
+          <NameInputs
+            ar={fields.name_ar}
+            en={fields.name_en}
+            labels={[t('catalog.attribute.name-ar'), t('catalog.attribute.name-en')]}
+            error={error}
           />
         </SimpleGrid>
         {shows(hasOptions) ? (

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { AttributeEditor, type AttributeReply, useImpactWords } from '~/components/admin/attribute-editor.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
+import { NameInputs } from '~/components/admin/name-inputs.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -316,23 +317,11 @@ function CategoryForm({
       <Stack gap="sm">
         <FormError code={mine?.formError} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput
-            {...getInputProps(fields.name_ar, { type: 'text' })}
-            key={fields.name_ar.key}
-            label={t('catalog.category.name-ar')}
-            dir="rtl"
-            lang="ar"
-            error={error(fields.name_ar)}
-            withAsterisk
-          />
-          <TextInput
-            {...getInputProps(fields.name_en, { type: 'text' })}
-            key={fields.name_en.key}
-            label={t('catalog.category.name-en')}
-            dir="ltr"
-            lang="en"
-            error={error(fields.name_en)}
-            withAsterisk
+          <NameInputs
+            ar={fields.name_ar}
+            en={fields.name_en}
+            labels={[t('catalog.category.name-ar'), t('catalog.category.name-en')]}
+            error={error}
           />
           <TextInput
             {...getInputProps(fields.slug, { type: 'text' })}

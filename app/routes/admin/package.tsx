@@ -19,6 +19,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { z } from 'zod';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
+import { NameInputs } from '~/components/admin/name-inputs.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
 import { localizePath } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
@@ -164,23 +165,11 @@ function PackageForm({
       <fieldset disabled={!canUpdate} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              {...getInputProps(fields.name_ar, { type: 'text' })}
-              key={fields.name_ar.key}
-              label={t('packages.field.name_ar')}
-              dir="rtl"
-              lang="ar"
-              error={fieldError(fields.name_ar)}
-              withAsterisk
-            />
-            <TextInput
-              {...getInputProps(fields.name_en, { type: 'text' })}
-              key={fields.name_en.key}
-              label={t('packages.field.name_en')}
-              dir="ltr"
-              lang="en"
-              error={fieldError(fields.name_en)}
-              withAsterisk
+            <NameInputs
+              ar={fields.name_ar}
+              en={fields.name_en}
+              labels={[t('packages.field.name_ar'), t('packages.field.name_en')]}
+              error={fieldError}
             />
             <Textarea
               {...getTextareaProps(fields.description_ar)}
