@@ -150,7 +150,12 @@ export default function GrantPackagePage({ loaderData, actionData }: Route.Compo
           </Anchor>
         </Text>
       ) : (
-        <Form method="post" {...getFormProps(form)} noValidate>
+        <Form
+          method="post"
+          action={forCompany ? `${to('/admin/packages/grant')}?holder=company` : undefined}
+          {...getFormProps(form)}
+          noValidate
+        >
           <input type="hidden" name="holder" value={holder} />
           <Stack gap="md">
             <TextInput
