@@ -227,7 +227,7 @@ describe.each(dialects)('company packages on %s', (dialect) => {
     expect(toNumber(active.n)).toBe(2 * FREE + 1);
   });
 
-  it("deleting the company deletes its subscriptions and keeps the payment", async () => {
+  it('deleting the company deletes its subscriptions and keeps the payment', async () => {
     const id = await company();
     const done = await grantTo(id, await createPackage(t.db, staff, DEALER), now);
     const { payment_id } = await t.db

@@ -43,12 +43,21 @@ describe('packages granted to companies', () => {
     const email = `agent-${RUN}@example.ly`;
     await registerAndSignIn(b, { name: 'Agent', email, password: 'packages-passphrase' });
     const id = query<{ id: string }>('select id from users where email = ?', email)[0]?.id as string;
-    query('update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id', testPhoneNumber(), id);
+    query(
+      'update users set phone_number = ?, phone_number_verified = 1 where id = ? returning id',
+      testPhoneNumber(),
+      id,
+    );
     agent = { b, email, id };
     expect((await admin.post('/en/admin/packages/new', PACKAGE_FORM)).status).toBe(302);
     expect(
-      (await admin.post('/en/admin/packages/new', { ...PACKAGE_FORM, name_en: `Members ${RUN}`, audience: 'individual' }))
-        .status,
+      (
+        await admin.post('/en/admin/packages/new', {
+          ...PACKAGE_FORM,
+          name_en: `Members ${RUN}`,
+          audience: 'individual',
+        })
+      ).status,
     ).toBe(302);
     const created = await admin.post('/en/admin/companies/new', {
       intent: 'save',
@@ -102,7 +111,10 @@ describe('packages granted to companies', () => {
     const nobody = await admin.post(GRANT, form({ company: `nobody-${RUN}`, reference: `B-${RUN}` }));
     expect(nobody.status).toBe(422);
     expect(await text(nobody)).toContain('No company has this address name');
-    const malformed = await admin.post('/admin/packages/grant?holder=company', form({ company: 'Not a slug!', reference: `C-${RUN}` }));
+    const malformed = await admin.post(
+      '/admin/packages/grant?holder=company',
+      form({ company: 'Not a slug!', reference: `C-${RUN}` }),
+    );
     expect(malformed.status).toBe(422);
     expect(await text(malformed)).toContain('اسم الشركة في العنوان');
     expect(query('select count(*) as n from subscriptions')).toEqual(before);

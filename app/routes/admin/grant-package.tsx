@@ -66,7 +66,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { actor } = await requireStaff(request, context, 'update-packages');
   const database = db(context);
   const form = await request.formData();
-  const paymentOf = (value: { method: 'offline' | 'bank-transfer'; reference: string; paid_amount: number; paid_currency: string }) => ({
+  const paymentOf = (value: {
+    method: 'offline' | 'bank-transfer';
+    reference: string;
+    paid_amount: number;
+    paid_currency: string;
+  }) => ({
     method: value.method,
     reference: value.reference,
     amount: value.paid_amount,
@@ -101,7 +106,12 @@ export default function GrantPackagePage({ loaderData, actionData }: Route.Compo
   const forCompany = holder === 'company';
   const first = packages[0];
   const payment = first
-    ? { package_id: String(first.id), method: 'bank-transfer', paid_amount: String(first.price), paid_currency: first.currency }
+    ? {
+        package_id: String(first.id),
+        method: 'bank-transfer',
+        paid_amount: String(first.price),
+        paid_currency: first.currency,
+      }
     : { method: 'bank-transfer', paid_currency: 'LYD' };
   // One form, two schemas: the member's email or phone, or the company's address name.
   const schema: typeof grantSchema = forCompany ? (companyGrantSchema as unknown as typeof grantSchema) : grantSchema;

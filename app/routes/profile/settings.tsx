@@ -30,8 +30,8 @@ import {
 } from '~/lib/validation/profile.ts';
 import { activeAdLimit, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { listCityNames } from '../../../server/domain/catalog.ts';
-import { countFavorites } from '../../../server/domain/favorites.ts';
 import { companyOfMember } from '../../../server/domain/companies/companies.ts';
+import { countFavorites } from '../../../server/domain/favorites.ts';
 import { heldPackages, memberPackages } from '../../../server/domain/packages/allowance.ts';
 import {
   accountHasPassword,
