@@ -40,7 +40,10 @@ test('a company with a logo and an agent: its ad shows it everywhere', async ({ 
     .toBuffer();
   await page.getByLabel('Logo image').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo });
   await page.getByRole('button', { name: 'Upload logo' }).click();
-  await expect(page.getByAltText('The company’s logo')).toHaveAttribute('src', /\/uploads\/companies\/\d+\/.+-large\.webp$/);
+  await expect(page.getByAltText('The company’s logo')).toHaveAttribute(
+    'src',
+    /\/uploads\/companies\/\d+\/.+-large\.webp$/,
+  );
 
   // The member joins as an agent.
   await page.getByLabel('Member’s email or phone number').fill(email);
