@@ -41,6 +41,7 @@ import { createWorker } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/index.ts';
 import { createStorage } from './media/storage.ts';
+import { relayBans } from './realtime/bans.ts';
 import { relayChats } from './realtime/chats.ts';
 import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
@@ -384,6 +385,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   // (server/realtime/notifications.ts, server/realtime/chats.ts).
   const stopNotifications = relayNotifications(database.db, services.realtime, logger);
   const stopChats = relayChats(database.db, services.realtime, logger);
+  // A ban closes the member's open connections too (server/realtime/bans.ts).
+  const stopBans = relayBans(services.realtime, logger);
   const app = createApp(services, { devMiddleware: opts.devMiddleware, realtime });
 
   // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
@@ -435,6 +438,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
       });
       await worker.stop();
       stopNotifications();
+      stopBans();
       stopChats();
       await database.close();
     })();

@@ -520,12 +520,14 @@ export interface PaymentsTable {
   reference: string;
   amount: Money;
   currency: string;
+  /** The member who paid, or (migration 0030) the company. */
   user_id: string | null;
+  company_id: ColumnType<number | null, number | null | undefined, number | null>;
   recorded_by: string | null;
   created_at: Timestamp;
 }
 
-/** One grant of a package to a member (or, later, a company), with its counters. */
+/** One grant of a package to a member or (migration 0030) a company, with its counters. */
 export interface SubscriptionsTable {
   id: Generated<number>;
   package_id: number;

@@ -25,6 +25,7 @@ import { cardsByIds, publishedCard } from '../domain/ads/cards.ts';
 import * as catalog from '../domain/catalog.ts';
 import { DomainError, Invalid, NotFound, TooManyRequests } from '../domain/errors.ts';
 import { parseViewport, searchMap, VIEWPORT_PARAMETERS } from '../domain/search/map.ts';
+import { followMovedCategory } from '../domain/search/moved-category.ts';
 import { resolveQuery, search, searchEngine } from '../domain/search/service.ts';
 import { suggest } from '../domain/search/suggest.ts';
 import { adImageRoutes } from './ad-images.ts';
@@ -134,8 +135,10 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
       ok: { status: 200, description: 'Clusters and markers', schema: AdMap },
       handler: async (req, res) => {
         const params = new URL(req.originalUrl, 'http://x').searchParams;
-        const engine = searchEngine(services.database);
-        const resolved = resolveQuery(await engine.catalogue(), parseSearchQuery(params));
+        const catalogue = await searchEngine(services.database).catalogue();
+        // A category named by an old slug answers for the category as it is now.
+        const query = await followMovedCategory(db, catalogue, parseSearchQuery(params));
+        const resolved = resolveQuery(catalogue, query);
         const map = await searchMap(services.database, resolved, parseViewport(params));
         res.setHeader('Cache-Control', 'public, max-age=30');
         return map;
@@ -211,7 +214,11 @@ export function apiRoutes(services: AppServices): ApiRoute[] {
         const url = new URL(req.originalUrl, 'http://x');
         const page = parsePage(url.searchParams);
         if (page === null) throw new NotFound('errors.not-found');
-        const found = await search(services.database, parseSearchQuery(url.searchParams), { page });
+        // A category named by an old slug (renamed or moved) answers for the category as it is now;
+        // `meta.query` and `meta.canonical` name its slug now (server/domain/search/moved-category.ts).
+        const catalogue = await searchEngine(services.database).catalogue();
+        const query = await followMovedCategory(db, catalogue, parseSearchQuery(url.searchParams));
+        const found = await search(services.database, query, { page });
         if (page > found.pages) throw new NotFound('errors.not-found');
         const ads = await cardsByIds(db, found.ids);
         res.setHeader('Cache-Control', 'public, max-age=30');

@@ -27,6 +27,7 @@ import type { AppServices } from '../context.ts';
 import { sessionUser } from '../domain/accounts.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { readUnsubscribeToken, stopEmails } from '../domain/notification-mail/unsubscribe.ts';
+import { followMovedCategory } from '../domain/search/moved-category.ts';
 import {
   deleteSavedSearch,
   getSavedSearch,
@@ -162,7 +163,9 @@ export function savedSearchRoutes(services: AppServices, localeOf: (req: Request
         if (typeof query !== 'string' || query.length > 2000) errors.query = ['in'];
         if (Object.keys(errors).length > 0) return refuse(res, t, errors);
         const catalogue = await searchEngine(services.database).catalogue();
-        const resolved = resolveQuery(catalogue, parseSearchQuery(new URLSearchParams(query as string)));
+        // A category named by an old slug is saved with its slug now (server/domain/search/moved-category.ts).
+        const parsed = await followMovedCategory(db, catalogue, parseSearchQuery(new URLSearchParams(query as string)));
+        const resolved = resolveQuery(catalogue, parsed);
         const name =
           (values.name as string | undefined) ??
           savedSearchNameOf(catalogue, resolved.query, localeOf(req), t('search:title-all'));

@@ -7,6 +7,13 @@ import type { ChatMemberInfo } from '../../app/lib/realtime/presence.ts';
 import type { DB } from '../db/index.ts';
 import { isChatMember } from '../domain/chats/chats.ts';
 
+const USER_CHANNEL = /^private-users\.(.+)$/;
+
+/** The member whose own channel this is (`private-users.{id}`), or null: whose connection a signed subscription proves. */
+export function userOfChannel(channel: string): string | null {
+  return USER_CHANNEL.exec(channel)?.[1] ?? null;
+}
+
 /** What a subscription is signed with: nothing more (private), or the presence's `channel_data`. */
 export type ChannelGrant = { channelData?: string } | null;
 

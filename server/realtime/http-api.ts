@@ -1,6 +1,6 @@
 // The signed HTTP API of the embedded realtime server, as Pusher's server libraries call it:
 // POST /apps/{id}/events and /batch_events, GET /apps/{id}/channels, /channels/{name} and
-// /channels/{name}/users. Every request is signed (signature.ts); bad input is answered 4xx with a
+// /channels/{name}/users, POST /apps/{id}/users/{user_id}/terminate_connections. Every request is signed (signature.ts); bad input is answered 4xx with a
 // JSON `{ "error": … }`, never 5xx (docs/realtime.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { channelKind, isValidChannelName, type RealtimeLimits, SOCKET_ID } from './protocol.ts';
@@ -185,6 +185,19 @@ async function route(
     const out = [];
     for (const e of events) out.push(await channelAttributes(rt, e.channels[0], e.info));
     return [200, { batch: out }];
+  }
+  const terminate = /^\/users\/([^/]+)\/terminate_connections$/.exec(rest);
+  if (terminate) {
+    if (method !== 'POST') throw new ApiError(405, 'Use POST');
+    let userId: string;
+    try {
+      userId = decodeURIComponent(terminate[1]);
+    } catch {
+      throw new ApiError(400, 'Invalid user id');
+    }
+    if (userId === '' || userId.length > limits.maxPresenceUserIdLength) throw new ApiError(400, 'Invalid user id');
+    await rt.terminateUserConnections(userId);
+    return [200, {}];
   }
   if (method !== 'GET' && method !== 'HEAD') throw new ApiError(405, 'Use GET');
   if (rest === '/channels') {

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Adapter } from './adapter.ts';
 import { LocalAdapter } from './adapter.ts';
+import { userOfChannel } from './channels.ts';
 import { RedisAdapter } from './redis-adapter.ts';
 import { RealtimeServer } from './server.ts';
 
@@ -21,6 +22,7 @@ export async function startRealtime(config: Config, logger: Logger): Promise<Rea
     adapter,
     logger,
     trustProxy: config.trustProxy,
+    userOfChannel,
     limits: { maxConnections, maxConnectionsPerIp },
   });
   await server.start();

@@ -19,6 +19,12 @@ export interface Publisher {
    * invalid channel or event name, data over 10 KB, or (external driver) a refusal of the server.
    */
   trigger(channels: string | string[], event: string, data: unknown, options?: TriggerOptions): Promise<void>;
+  /**
+   * Closes every open connection of the member (a ban: docs/realtime.md, "Ending a member's
+   * connections"), in every process of the embedded server. An external server knows a connection's
+   * member only when the client signed in (`pusher:signin`), which this app's client does not do.
+   */
+  terminateUserConnections(userId: string): Promise<void>;
 }
 
 /** Channels per request: Pusher's API takes at most 100. */
@@ -46,6 +52,9 @@ export function embeddedPublisher(server: RealtimeServer): Publisher {
         await server.trigger(checked);
       }
     },
+    async terminateUserConnections(userId) {
+      await server.terminateUserConnections(userId);
+    },
   };
 }
 
@@ -72,6 +81,9 @@ export function pusherPublisher(config: RealtimeConfig): Publisher {
           options.socketId ? { socket_id: options.socketId } : undefined,
         );
       }
+    },
+    async terminateUserConnections(userId) {
+      await client.terminateUserConnections(userId);
     },
   };
 }

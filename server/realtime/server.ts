@@ -34,7 +34,19 @@ export interface RealtimeServerOptions {
   logger?: Logger;
   /** Reverse proxies in front (TRUST_PROXY): which X-Forwarded-For entry is the client's address. */
   trustProxy?: number;
+  /**
+   * The member a private channel belongs to, or null (the app's `private-users.{id}`:
+   * server/realtime/channels.ts). A connection whose subscription to it was signed is that member's,
+   * as is one signed into a presence channel as them: `terminateUserConnections` closes it.
+   */
+  userOfChannel?: (channel: string) => string | null;
 }
+
+/**
+ * The adapter's "channel" of the order to close a member's connections in every process: not a
+ * valid channel name (`#`), so no client can subscribe to it or publish on it.
+ */
+const TERMINATE_USER = '#terminate-user';
 
 /** An event to publish, already validated (see validateEvent in http-api.ts). */
 export interface OutgoingEvent {
@@ -83,6 +95,8 @@ class Connection {
   /** Last transport-level (WebSocket) pong. */
   transportPongAt = 0;
   closed = false;
+  /** The members this connection proved to be, by a signed subscription (see `userOfChannel`). */
+  readonly users = new Set<string>();
   readonly clientEvents: Bucket;
   readonly frames: Bucket;
   constructor(ws: WebSocket, socket: Duplex, ip: string, limits: RealtimeLimits) {
@@ -100,6 +114,7 @@ export class RealtimeServer {
   readonly adapter: Adapter;
   private readonly logger: Logger | undefined;
   private readonly trustProxy: number;
+  private readonly userOfChannel: (channel: string) => string | null;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<Connection>();
   private readonly perIp = new Map<string, number>();
@@ -115,6 +130,7 @@ export class RealtimeServer {
     this.adapter = options.adapter ?? new LocalAdapter();
     this.logger = options.logger;
     this.trustProxy = options.trustProxy ?? 0;
+    this.userOfChannel = options.userOfChannel ?? (() => null);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxPayloadBytes,
@@ -126,7 +142,9 @@ export class RealtimeServer {
   /** Connects the adapter and starts the idle-connection timer. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      await this.adapter.start((channel, message, except) => this.deliver(channel, message, except));
+      await this.adapter.start((channel, message, except) =>
+        channel === TERMINATE_USER ? this.closeUser(message) : this.deliver(channel, message, except),
+      );
       const period = Math.max(
         50,
         Math.min(1000, this.limits.pongTimeoutMs / 4, (this.limits.activityTimeoutSeconds * 1000) / 4),
@@ -360,6 +378,7 @@ export class RealtimeServer {
         );
       }
       await this.addSubscriber(conn, channel, member);
+      conn.users.add(member.user_id);
       if (join.added) {
         await this.publish(
           channel,
@@ -380,6 +399,8 @@ export class RealtimeServer {
       return;
     }
     if (!already) await this.addSubscriber(conn, channel, null);
+    const owner = kind === 'public' ? null : this.userOfChannel(channel);
+    if (owner !== null) conn.users.add(owner);
     this.send(conn, frame('pusher_internal:subscription_succeeded', {}, channel));
   }
 
@@ -506,6 +527,33 @@ export class RealtimeServer {
         this.publish(channel, frame(event.name, event.data, channel), event.socketId ?? null),
       ),
     );
+  }
+
+  /**
+   * Closes every connection of the member, in this process and (through the adapter) in the others:
+   * a banned member's open tabs stop receiving at once (docs/realtime.md, "Ending a member's
+   * connections"). They are told 4009 (not authorised), a code in 4000–4099 after which Pusher
+   * clients do not reconnect. Returns how many this process closed.
+   */
+  async terminateUserConnections(userId: string): Promise<number> {
+    const closed = this.closeUser(userId);
+    await this.adapter.broadcast(TERMINATE_USER, userId, null);
+    return closed;
+  }
+
+  /** Closes this process's connections of the member (4009); how many. */
+  private closeUser(userId: string): number {
+    let n = 0;
+    for (const conn of this.connections) {
+      if (conn.closed || !conn.users.has(userId)) continue;
+      n++;
+      if (conn.ws.readyState !== conn.ws.OPEN) continue;
+      const message = 'This account is signed out: connect again after signing in';
+      conn.ws.send(errorFrame(message, ErrorCode.unauthorized));
+      conn.ws.close(ErrorCode.unauthorized, message);
+    }
+    if (n > 0) this.logger?.info({ user: userId, connections: n }, 'realtime: closed a member’s connections');
+    return n;
   }
 
   /** Pings quiet connections and closes those that do not answer (4201) or only answer the transport (4202). */

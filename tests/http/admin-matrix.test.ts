@@ -46,6 +46,7 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { path: '/en/admin/packages/subscriptions?state=current', permission: 'view-packages' },
   { path: '/admin/packages/new', permission: 'update-packages', also: ['view-packages'] },
   { path: '/admin/packages/grant', permission: 'update-packages' },
+  { path: '/en/admin/packages/grant?holder=company', permission: 'update-packages' },
   // The forms below are refused by their schema (a missing field): nothing changes.
   { path: '/admin/packages/new', permission: 'update-packages', also: ['view-packages'], form: { intent: 'save' } },
   {
@@ -55,6 +56,12 @@ const ADMIN_ROUTES: AdminRoute[] = [
     form: { intent: 'save', name_ar: '' },
   },
   { path: '/en/admin/packages/grant', permission: 'update-packages', form: { member: '' } },
+  // A grant to a company without its address name: refused by the company form's schema.
+  {
+    path: '/admin/packages/grant?holder=company',
+    permission: 'update-packages',
+    form: { holder: 'company', company: '' },
+  },
   // Members: `{member}` is the demo member (user@souq.test), whose email is confirmed and who is not banned.
   { path: '/admin/users', permission: 'view-users' },
   { path: '/en/admin/users?q=souq&banned=no&verified=email&sort=name', permission: 'view-users' },

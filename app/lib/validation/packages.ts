@@ -74,6 +74,23 @@ export const grantSchema = z.object({
 });
 export type GrantValues = z.output<typeof grantSchema>;
 
+/** Who a grant is for: a member (packages for individuals) or a company (packages for companies). */
+export const GRANT_HOLDERS = ['member', 'company'] as const;
+export type GrantHolder = (typeof GRANT_HOLDERS)[number];
+
+/** The address name of a company's page (app/lib/slug.ts's pattern, any case). */
+const companySlug: Rule = {
+  code: 'slug',
+  normalise: (v) => text(v).trim().toLowerCase(),
+  check: (v) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(text(v)),
+};
+
+/** A grant to a company, by the address name of its page, with the payment as for members. */
+export const companyGrantSchema = grantSchema.omit({ member: true }).extend({
+  company: requiredField(rules.max(80), companySlug),
+});
+export type CompanyGrantValues = z.output<typeof companyGrantSchema>;
+
 /** The package screen's forms other than the edit itself: toggle active, delete. */
 export const packageIntentSchema = z.object({ intent: z.enum(['save', 'activate', 'deactivate', 'delete']) });
 

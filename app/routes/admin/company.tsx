@@ -22,6 +22,7 @@ import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
 import { BadgeChips, SpriteIcon } from '~/components/ads/ad-parts.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
+import { useDates } from '~/components/relative-time.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
@@ -64,6 +65,7 @@ import {
   removeCompanyMember,
   setCompanyMemberRole,
 } from '../../../server/domain/companies/members.ts';
+import { heldPackages, type MemberPackage } from '../../../server/domain/packages/allowance.ts';
 import { createStorage } from '../../../server/media/storage.ts';
 import type { Route } from './+types/company';
 
@@ -96,15 +98,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       members: [] as CompanyMember[],
       badges: [],
       ads: 0,
+      packages: null,
+      canGrant: false,
       cities,
       canEdit,
     };
   }
   const company = await getCompany(database, id);
-  const [members, badges, ads] = await Promise.all([
+  const [members, badges, ads, packages] = await Promise.all([
     listMembers(database, id),
     badgesOfCompanies(database, [id]),
     countCompanyAds(database, id),
+    can(user, 'view-packages') ? heldPackages(database, { companyId: id }) : null,
   ]);
   return {
     meta: { title: `${localName(locale, company)} · ${t('admin:companies.title')}`, noindex: true },
@@ -112,6 +117,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     members,
     badges: badges.get(id) ?? [],
     ads,
+    packages,
+    canGrant: can(user, 'update-packages'),
     cities,
     canEdit,
   };
@@ -488,10 +495,58 @@ function MembersSection({
   );
 }
 
+/** The company's packages running or starting later, with what is left (docs/product/back-office.md, "Packages"). */
+function PackagesSection({ slug, packages, grant }: { slug: string; packages: MemberPackage[]; grant: boolean }) {
+  const { t } = useT('admin');
+  const { to, name } = useLocale();
+  const dates = useDates();
+  return (
+    <AdminSection id="packages" title={t('companies.packages.title')}>
+      <Stack gap="xs">
+        <Text size="sm" c="dimmed">
+          {t('companies.packages.intro')}
+        </Text>
+        {packages.length === 0 ? <Text size="sm">{t('companies.packages.none')}</Text> : null}
+        {packages.map((p) => (
+          <Box key={p.id}>
+            <Text size="sm" fw={600}>
+              {t(p.current ? 'users.packages.until' : 'users.packages.starts', {
+                name: name(p.package),
+                date: dates.date(p.current ? p.ends_at : p.starts_at),
+              })}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('users.packages.counters', {
+                ads: p.max_active_ads,
+                featured: p.featured_remaining,
+                featuredTotal: p.featured_ads,
+                reposts: p.reposts_remaining,
+                repostsTotal: p.reposts,
+              })}
+            </Text>
+          </Box>
+        ))}
+        {grant ? (
+          <Group>
+            <Button
+              component={Link}
+              to={`${to('/admin/packages/grant')}?holder=company&company=${encodeURIComponent(slug)}`}
+              variant="default"
+              mih={44}
+            >
+              {t('companies.packages.grant')}
+            </Button>
+          </Group>
+        ) : null}
+      </Stack>
+    </AdminSection>
+  );
+}
+
 export default function CompanyScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT('admin');
   const { to, name } = useLocale();
-  const { company, members, badges, ads, cities, canEdit } = loaderData;
+  const { company, members, badges, ads, packages, canGrant, cities, canEdit } = loaderData;
   const reply = actionData as CompanyActionData | undefined;
   return (
     <Stack gap="lg">
@@ -519,6 +574,7 @@ export default function CompanyScreen({ loaderData, actionData }: Route.Componen
         <>
           <LogoSection company={company} canEdit={canEdit} reply={reply} />
           <MembersSection members={members} canEdit={canEdit} reply={reply} />
+          {packages ? <PackagesSection slug={company.slug} packages={packages} grant={canGrant} /> : null}
           <AdminSection id="badges" title={t('companies.badges')}>
             {badges.length ? (
               <BadgeChips badges={badges} label={t('companies.badges')} />

@@ -81,7 +81,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         rows={page.rows}
         next={page.next}
         rowKey={(s: SubscriptionRow) => String(s.id)}
-        rowLabel={(s) => s.member?.name ?? String(s.id)}
+        rowLabel={(s) => s.member?.name ?? (s.company ? name(s.company) : String(s.id))}
         caption={t('subscriptions.list')}
         search={t('subscriptions.search')}
         filters={[
@@ -111,6 +111,15 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
                   </Text>
                   <Text size="xs" c="dimmed">
                     <bdi>{s.member.phone ?? s.member.email}</bdi>
+                  </Text>
+                </Stack>
+              ) : s.company ? (
+                <Stack gap={0}>
+                  <Anchor component={Link} to={to(`/admin/companies/${s.company.id}`)} fw={600} dir="auto">
+                    {name(s.company)}
+                  </Anchor>
+                  <Text size="xs" c="dimmed">
+                    {t('subscriptions.company')}
                   </Text>
                 </Stack>
               ) : (

@@ -546,24 +546,62 @@ export function DeleteSection({ settings, reply }: { settings: Settings; reply: 
 }
 
 /**
- * "My package" (docs/product/back-office.md, "Packages"): each package the member holds, running
- * or waiting to start, with its end date and what is left of it, and the allowance it makes; or
- * that they have none and what free accounts get.
+ * "My package" (docs/product/back-office.md, "Packages"): each package the member holds, and each
+ * of their company's (shared with its members), running or waiting to start, with its end date
+ * and what is left of it, and the allowance they make; or that there is none and what free
+ * accounts get.
  */
 export function PackageSection({
   packages,
+  companyPackages,
   allowance,
 }: {
   packages: MemberPackage[];
+  companyPackages: { company: { name_ar: string; name_en: string }; packages: MemberPackage[] } | null;
   allowance: { active: number; limit: number; free: number };
 }) {
   const { t } = useT('profile');
   const { locale, name, to } = useLocale();
   const { date } = dates(locale);
   const number = numberFormat(locale);
+  const shared = companyPackages?.packages ?? [];
+  const card = (p: MemberPackage, company: string | null) => (
+    <Card key={p.id} withBorder radius="md" padding="md" data-testid={company ? 'company-package' : 'my-package'}>
+      <Stack gap={6}>
+        <Group justify="space-between" gap="xs">
+          <Text fw={700} dir="auto">
+            {name(p.package)}
+          </Text>
+          {p.current ? (
+            <Badge variant="light" color="brand" tt="none">
+              {t('package.until', { date: date(p.ends_at) })}
+            </Badge>
+          ) : (
+            <Badge variant="light" color="gray" tt="none">
+              {t('package.starts', { date: date(p.starts_at) })}
+            </Badge>
+          )}
+        </Group>
+        {company ? (
+          <Text size="sm" c="dimmed">
+            {t('package.company', { company })}
+          </Text>
+        ) : null}
+        <List size="sm" spacing={2}>
+          <List.Item>{t('package.active-ads', { count: p.max_active_ads })}</List.Item>
+          <List.Item>
+            {t('package.featured-left', { count: p.featured_remaining, total: number.format(p.featured_ads) })}
+          </List.Item>
+          <List.Item>
+            {t('package.reposts-left', { count: p.reposts_remaining, total: number.format(p.reposts) })}
+          </List.Item>
+        </List>
+      </Stack>
+    </Card>
+  );
   return (
     <Section id="package" title={t('sections.package')}>
-      {packages.length === 0 ? (
+      {packages.length === 0 && shared.length === 0 ? (
         <Stack gap={4} data-testid="no-package">
           <Text>{t('package.none')}</Text>
           <Text size="sm" c="dimmed">
@@ -575,35 +613,8 @@ export function PackageSection({
         </Stack>
       ) : (
         <Stack gap="sm">
-          {packages.map((p) => (
-            <Card key={p.id} withBorder radius="md" padding="md" data-testid="my-package">
-              <Stack gap={6}>
-                <Group justify="space-between" gap="xs">
-                  <Text fw={700} dir="auto">
-                    {name(p.package)}
-                  </Text>
-                  {p.current ? (
-                    <Badge variant="light" color="brand" tt="none">
-                      {t('package.until', { date: date(p.ends_at) })}
-                    </Badge>
-                  ) : (
-                    <Badge variant="light" color="gray" tt="none">
-                      {t('package.starts', { date: date(p.starts_at) })}
-                    </Badge>
-                  )}
-                </Group>
-                <List size="sm" spacing={2}>
-                  <List.Item>{t('package.active-ads', { count: p.max_active_ads })}</List.Item>
-                  <List.Item>
-                    {t('package.featured-left', { count: p.featured_remaining, total: number.format(p.featured_ads) })}
-                  </List.Item>
-                  <List.Item>
-                    {t('package.reposts-left', { count: p.reposts_remaining, total: number.format(p.reposts) })}
-                  </List.Item>
-                </List>
-              </Stack>
-            </Card>
-          ))}
+          {packages.map((p) => card(p, null))}
+          {companyPackages ? shared.map((p) => card(p, name(companyPackages.company))) : null}
           <Text size="sm" c="dimmed" data-testid="package-allowance">
             {t('package.allowance', { count: allowance.limit, active: number.format(allowance.active) })}
           </Text>

@@ -30,8 +30,9 @@ import {
 } from '~/lib/validation/profile.ts';
 import { activeAdLimit, countActiveAds } from '../../../server/domain/ads/rules.ts';
 import { listCityNames } from '../../../server/domain/catalog.ts';
+import { companyOfMember } from '../../../server/domain/companies/companies.ts';
 import { countFavorites } from '../../../server/domain/favorites.ts';
-import { memberPackages } from '../../../server/domain/packages/allowance.ts';
+import { heldPackages, memberPackages } from '../../../server/domain/packages/allowance.ts';
 import {
   accountHasPassword,
   changePassword,
@@ -72,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const t = tFor(request);
   const user = await requireUser(request, context);
   const locale = localeOf(request);
-  const [settings, cities, notifications, favorites, packages, active, limit, rules] = await Promise.all([
+  const [settings, cities, notifications, favorites, packages, active, limit, rules, company] = await Promise.all([
     loadProfileSettings(db(context), user.id),
     listCityNames(db(context)),
     notificationPreferences(db(context), user.id),
@@ -81,7 +82,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     countActiveAds(db(context), user.id),
     activeAdLimit(db(context), user.id),
     readSettings(db(context)),
+    companyOfMember(db(context), user.id),
   ]);
+  // The packages of the member's company count for them too (server/domain/packages/allowance.ts).
+  const companyPackages = company
+    ? {
+        company: { name_ar: company.name_ar, name_en: company.name_en },
+        packages: await heldPackages(db(context), { companyId: company.id }),
+      }
+    : null;
   return {
     meta: { title: t('profile:title'), description: t('profile:description'), noindex: true },
     settings,
@@ -89,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notifications,
     favorites,
     packages,
+    companyPackages,
     allowance: { active, limit, free: rules.freeActiveAds },
   };
 }
@@ -299,7 +309,11 @@ export default function ProfileSettingsPage({ loaderData, actionData }: Route.Co
               cities={loaderData.cities}
               reply={last('profile')}
             />
-            <PackageSection packages={loaderData.packages} allowance={loaderData.allowance} />
+            <PackageSection
+              packages={loaderData.packages}
+              companyPackages={loaderData.companyPackages}
+              allowance={loaderData.allowance}
+            />
             <AvatarSection key={`avatar-${key}`} settings={settings} reply={last('avatar', 'avatar-remove')} />
             <EmailSection key={`email-${key}`} settings={settings} reply={last('email')} />
             <PhoneSection settings={settings} />

@@ -10,6 +10,7 @@ import { currentUser } from '~/lib/session.server.ts';
 import { liveBanners, type PublicBanner } from '../../../server/domain/banners/public.ts';
 import { markFavorited } from '../../../server/domain/favorites.ts';
 import { buildListing, type Listing } from '../../../server/domain/search/listing.ts';
+import { movedCategorySlug } from '../../../server/domain/search/moved-category.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 
 export type { FilterAttribute, Listing, Named } from '../../../server/domain/search/listing.ts';
@@ -32,6 +33,11 @@ export async function loadListing(
   if (fixed.category) {
     parsed.category = fixed.category;
     parsed.taxonomy = null;
+  } else {
+    // A category named by an old slug (renamed or moved): 301 to the same query with its slug now,
+    // as its category page does (server/domain/search/moved-category.ts).
+    const moved = await movedCategorySlug(database.db, catalogue, parsed.category);
+    if (moved !== null) throw redirect(movedCategoryUrl(url, locale, fixed.base, moved), 301);
   }
   const resolved = resolveQuery(catalogue, parsed);
   const page = parsePage(url.searchParams);
@@ -51,6 +57,13 @@ export async function loadListing(
   // A member's hearts show what they saved (their pages are never shared).
   const user = await currentUser(request, context);
   return user ? { ...listing, ads: await markFavorited(database.db, user.id, listing.ads) } : listing;
+}
+
+/** The request's address with the category's slug now in place of its old one; the other parameters kept as they were. */
+export function movedCategoryUrl(url: URL, locale: ReturnType<typeof localeOf>, base: string, slug: string): string {
+  const params = new URLSearchParams(url.search);
+  params.set('category', slug);
+  return `${encodeURI(localizePath(base, locale))}?${params.toString().replaceAll('%2C', ',')}`;
 }
 
 /**

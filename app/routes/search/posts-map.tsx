@@ -29,8 +29,10 @@ import { currentUser } from '~/lib/session.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import type { AdCard as AdCardData } from '../../../server/domain/ads/cards.ts';
 import type { MapCluster, MapResult } from '../../../server/domain/search/map.ts';
+import { movedCategorySlug } from '../../../server/domain/search/moved-category.ts';
 import { resolveQuery, searchEngine } from '../../../server/domain/search/service.ts';
 import type { Route } from './+types/posts-map';
+import { movedCategoryUrl } from './listing.server.ts';
 import classes from './posts-map.module.css';
 
 /** The map's tiles go no closer (as the other maps of the site). */
@@ -54,7 +56,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const engine = searchEngine(services(context).database);
   const catalogue = await engine.catalogue();
-  const resolved = resolveQuery(catalogue, parseSearchQuery(params));
+  const parsed = parseSearchQuery(params);
+  // A category named by an old slug: 301 to the same map with its slug now (as /posts does).
+  const moved = await movedCategorySlug(services(context).database.db, catalogue, parsed.category);
+  if (moved !== null) throw redirect(movedCategoryUrl(url, locale, '/posts/map', moved), 301);
+  const resolved = resolveQuery(catalogue, parsed);
   // One address per query, as on the list (what the catalogue does not know is dropped), with
   // where the map looks kept at the end.
   const view = params.get('view');

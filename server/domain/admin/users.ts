@@ -2,6 +2,7 @@
 // member's page, and the changes staff make to a member — ban and unban, confirming an email or a
 // phone number by hand, roles and direct permissions, the super-admin flag. Every change writes a
 // revision in its own transaction; nobody can take away their own last way into the back office.
+import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import { isPlaceholderEmail, PLACEHOLDER_EMAIL_DOMAIN } from '../../auth/placeholder-email.ts';
 import type { DB, DialectName } from '../../db/index.ts';
@@ -360,10 +361,23 @@ async function republishState(tx: DB, userId: string, now: Date) {
   );
 }
 
+const bans = new EventEmitter();
+bans.setMaxListeners(20);
+
+/**
+ * Calls `listener` with the member's id once a ban of this process commits (the realtime server
+ * closes their open connections: server/realtime/bans.ts); returns the unsubscribe.
+ */
+export function onMemberBanned(listener: (userId: string) => void): () => void {
+  bans.on('banned', listener);
+  return () => bans.off('banned', listener);
+}
+
 /**
  * Bans a member: the ban and its reason are stored, every session of theirs ends, sign-in is refused
- * at every way in (server/auth/index.ts), and their ads are hidden from every public place
- * (server/domain/ads/visibility.ts). Nobody bans themselves; only a super admin bans a super admin.
+ * at every way in (server/auth/index.ts), their ads are hidden from every public place
+ * (server/domain/ads/visibility.ts), and once committed their open realtime connections are closed
+ * (`onMemberBanned`). Nobody bans themselves; only a super admin bans a super admin.
  */
 export async function banUser(
   db: DB,
@@ -373,7 +387,7 @@ export async function banUser(
   now = new Date(),
 ): Promise<void> {
   if (actor.id === userId) throw new Invalid({ form: ['admin:users.errors.ban-self'] });
-  await withTransaction(db, async (tx) => {
+  await withTransaction(db, async (tx, { afterCommit }) => {
     const u = await tx
       .selectFrom('users')
       .select(['banned_at', 'ban_reason', 'is_super_admin'])
@@ -394,6 +408,7 @@ export async function banUser(
       ban_reason: [u.ban_reason, reason],
       sessions: [Number(ended.numDeletedRows), 0],
     });
+    afterCommit(() => void bans.emit('banned', userId));
   });
 }
 

@@ -5,7 +5,7 @@ import type { DB } from '../../db/index.ts';
 import type { AdStatus } from '../../db/schema.ts';
 import { toNumber } from '../../db/values.ts';
 import { Invalid } from '../errors.ts';
-import { packageActiveAds } from '../packages/allowance.ts';
+import { memberCompany, packageActiveAds } from '../packages/allowance.ts';
 import { BUILT_IN_SETTINGS, readSettings } from '../settings.ts';
 import { hasConfirmedPhone } from './view.ts';
 
@@ -58,18 +58,20 @@ export async function countActiveAds(db: DB, userId: string): Promise<number> {
 
 /**
  * How many ads the member may have pending or published at once: the free allowance (the setting:
- * server/domain/settings.ts) plus what their packages add now (server/domain/packages/allowance.ts).
+ * server/domain/settings.ts) plus what their packages, and their company's, add now
+ * (server/domain/packages/allowance.ts).
  */
 export async function activeAdLimit(db: DB, userId: string, now = new Date()): Promise<number> {
   const { freeActiveAds } = await readSettings(db);
-  return freeActiveAds + (await packageActiveAds(db, userId, now));
+  return freeActiveAds + (await packageActiveAds(db, userId, freeActiveAds, now));
 }
 
 /**
  * Refuses when the member already has as many pending or published ads as their allowance. Runs in
  * the transaction of the change that would add one; the member's row is locked first (an update
- * that changes nothing: a row lock on PostgreSQL, SQLite has one writer), so two placements at the
- * same moment are counted one after the other and cannot both take the last place.
+ * that changes nothing: a row lock on PostgreSQL, SQLite has one writer), then their company's,
+ * whose package's places its members share, so two placements at the same moment are counted one
+ * after the other and cannot both take the last place.
  */
 export async function checkAllowance(trx: DB, userId: string, now = new Date()) {
   await trx
@@ -77,6 +79,10 @@ export async function checkAllowance(trx: DB, userId: string, now = new Date()) 
     .set({ active_ads_count: sql<number>`active_ads_count` })
     .where('id', '=', userId)
     .execute();
+  const companyId = await memberCompany(trx, userId);
+  if (companyId !== null) {
+    await trx.updateTable('companies').set({ slug: sql<string>`slug` }).where('id', '=', companyId).execute();
+  }
   const limit = await activeAdLimit(trx, userId, now);
   if ((await countActiveAds(trx, userId)) >= limit) {
     throw new Invalid({ form: [`allowance-exceeded:${limit}`] });

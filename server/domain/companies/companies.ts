@@ -234,7 +234,10 @@ async function companyShown(tx: DB, id: number) {
   await afterCommitOf(tx, () => pagesChanged([`company:${id}`, 'ads', ...members.map((m) => `user:${m.user_id}`)]));
 }
 
-/** Deletes the company: its members' ads are theirs again, its badges and logo go with it. */
+/**
+ * Deletes the company: its members' ads are theirs again, its badges, logo and packages (its
+ * subscriptions: they counted only for its members) go with it; the payments stay, without it.
+ */
 export async function deleteCompany(
   db: DB,
   storage: MediaStorage,
@@ -255,6 +258,7 @@ export async function deleteCompany(
     );
     // Ads of former members that still name it (none when the members' ads were kept in step).
     await tx.updateTable('ads').set({ company_id: null, updated_at: now }).where('company_id', '=', id).execute();
+    await tx.deleteFrom('subscriptions').where('company_id', '=', id).execute();
     await tx.deleteFrom('companies').where('id', '=', id).execute();
     await recordRevision(tx, actor, { type: 'company', id }, 'delete', {
       slug: [before.slug, null],

@@ -275,13 +275,13 @@ export async function deletePackage(db: DB, actor: Actor, id: number): Promise<v
   });
 }
 
-/** Packages staff may grant now: switched on, for individual members, by name. */
-export async function grantablePackages(db: DB): Promise<Package[]> {
+/** Packages staff may grant now to the audience (members or companies): switched on, by name. */
+export async function grantablePackages(db: DB, audience: PackageAudience = 'individual'): Promise<Package[]> {
   const rows = await db
     .selectFrom('packages as p')
     .select(COLUMNS)
     .where('p.active', '=', true)
-    .where('p.audience', '=', 'individual')
+    .where('p.audience', '=', audience)
     .orderBy('p.name_en')
     .orderBy('p.id')
     .execute();

@@ -10,6 +10,7 @@ import type { Database, PaymentMethod } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import type { Actor } from '../ads/rules.ts';
 import { Invalid } from '../errors.ts';
+import type { Holder } from './allowance.ts';
 
 export interface PaymentInput {
   method: PaymentMethod;
@@ -29,10 +30,10 @@ export interface PaymentProvider {
   /** The provider's name, stored with each payment (`payments.provider`). */
   readonly name: string;
   /**
-   * Records that `payer` paid, in the transaction `trx` of the grant it pays for; refuses (Invalid)
-   * a payment it cannot accept. Returns the stored payment.
+   * Records that `payer` (a member or a company) paid, in the transaction `trx` of the grant it
+   * pays for; refuses (Invalid) a payment it cannot accept. Returns the stored payment.
    */
-  record(trx: DB, actor: Actor, payer: string, payment: PaymentInput): Promise<RecordedPayment>;
+  record(trx: DB, actor: Actor, payer: Holder, payment: PaymentInput): Promise<RecordedPayment>;
 }
 
 /** Money staff received and record by hand: cash (`offline`) or a bank transfer, with its reference. */
@@ -55,7 +56,8 @@ export const staffRecordedPayments: PaymentProvider = {
       reference,
       amount: payment.amount,
       currency: payment.currency,
-      user_id: payer,
+      user_id: 'userId' in payer ? payer.userId : null,
+      company_id: 'companyId' in payer ? payer.companyId : null,
       recorded_by: actor.id,
     });
     return { ...payment, reference, id: Number(row.id), provider: 'staff' };

@@ -1,8 +1,8 @@
 // Granting packages and the subscriptions they make (docs/product/back-office.md, "Packages").
 // A grant is one transaction: the payment recorded through the payment provider (./payments.ts),
-// the subscription with its own copy of the package's limits, and its revision. Holders are members
-// today; `subscriptions.company_id` waits for companies (grants to a company are not offered yet,
-// and a package meant for companies is refused for a member).
+// the subscription with its own copy of the package's limits, and its revision. A holder is a
+// member (`user_id`, packages for individuals) or a company (`company_id`, packages for companies);
+// what a company's package adds to its members' allowance is in ./allowance.ts.
 import { type SqlBool, sql } from 'kysely';
 import type { SubscriptionSort, SubscriptionState } from '../../../app/lib/validation/packages.ts';
 import type { DB } from '../../db/index.ts';
@@ -13,17 +13,18 @@ import { type Actor, DAY } from '../ads/rules.ts';
 import { recordRevision } from '../audit.ts';
 import { Invalid } from '../errors.ts';
 import { notify } from '../notifications.ts';
+import type { Holder } from './allowance.ts';
 import { type PaymentInput, type PaymentProvider, staffRecordedPayments } from './payments.ts';
 
 /** Holders hear this many days before a subscription ends (once). */
 export const PACKAGE_REMINDER_DAYS = 3;
 export const SUBSCRIPTIONS_PAGE_SIZE = 25;
 
-export interface GrantInput {
-  userId: string;
+/** The holder (`userId` or `companyId`), the package and the payment. */
+export type GrantInput = Holder & {
   packageId: number;
   payment: PaymentInput;
-}
+};
 
 export interface Grant {
   id: number;
@@ -32,11 +33,12 @@ export interface Grant {
 }
 
 /**
- * Grants a package to a member, paid as `payment` says (recorded by `provider`, staff by default).
- * The package must be switched on and meant for individual members. A member who already holds
- * the same package, still running or waiting to start, gets the new period after the last one (a
- * renewal does not overlap it); any other grant starts now. Refusals are field errors of the
- * grant form (`package_id`, `member`, `reference`).
+ * Grants a package to a member or a company, paid as `payment` says (recorded by `provider`, staff
+ * by default). The package must be switched on and meant for the holder's kind (individual members
+ * or companies). A holder who already holds the same package, still running or waiting to start,
+ * gets the new period after the last one (a renewal does not overlap it); any other grant starts
+ * now. Refusals are field errors of the grant form (`package_id`, `member`, `company`, `reference`).
+ * The revision's subject is the subscription; a company's grant writes one on the company too.
  */
 export async function grantPackage(
   db: DB,
@@ -50,21 +52,33 @@ export async function grantPackage(
     const pkg = await trx.selectFrom('packages').selectAll().where('id', '=', input.packageId).executeTakeFirst();
     if (!pkg) throw new Invalid({ package_id: ['in'] });
     if (!toBool(pkg.active)) throw new Invalid({ package_id: ['package-inactive'] });
-    if (pkg.audience !== 'individual') throw new Invalid({ package_id: ['package-for-companies'] });
-    const member = await trx.selectFrom('users').select('id').where('id', '=', input.userId).executeTakeFirst();
-    if (!member) throw new Invalid({ member: ['member-not-found'] });
+    const holder: Holder = 'companyId' in input ? { companyId: input.companyId } : { userId: input.userId };
+    if ('userId' in holder) {
+      if (pkg.audience !== 'individual') throw new Invalid({ package_id: ['package-for-companies'] });
+      const member = await trx.selectFrom('users').select('id').where('id', '=', holder.userId).executeTakeFirst();
+      if (!member) throw new Invalid({ member: ['member-not-found'] });
+    } else {
+      if (pkg.audience !== 'company') throw new Invalid({ package_id: ['package-for-members'] });
+      const company = await trx
+        .selectFrom('companies')
+        .select('id')
+        .where('id', '=', holder.companyId)
+        .executeTakeFirst();
+      if (!company) throw new Invalid({ company: ['company-not-found'] });
+    }
 
     const latest = await trx
       .selectFrom('subscriptions')
       .select((eb) => eb.fn.max('ends_at').as('ends_at'))
-      .where('user_id', '=', input.userId)
+      .$if('userId' in holder, (q) => q.where('user_id', '=', (holder as { userId: string }).userId))
+      .$if('companyId' in holder, (q) => q.where('company_id', '=', (holder as { companyId: number }).companyId))
       .where('package_id', '=', input.packageId)
       .where('ends_at', '>', now)
       .executeTakeFirst();
     const startsAt = latest?.ends_at ? new Date(latest.ends_at) : now;
     const endsAt = new Date(startsAt.getTime() + toNumber(pkg.duration_days) * DAY);
 
-    const payment = await provider.record(trx, actor, input.userId, input.payment);
+    const payment = await provider.record(trx, actor, holder, input.payment);
     const counters = {
       max_active_ads: toNumber(pkg.max_active_ads),
       featured_ads: toNumber(pkg.featured_ads),
@@ -74,8 +88,8 @@ export async function grantPackage(
       .insertInto('subscriptions')
       .values({
         package_id: input.packageId,
-        user_id: input.userId,
-        company_id: null,
+        user_id: 'userId' in holder ? holder.userId : null,
+        company_id: 'companyId' in holder ? holder.companyId : null,
         starts_at: startsAt,
         ends_at: endsAt,
         ...counters,
@@ -90,7 +104,7 @@ export async function grantPackage(
     const id = Number(row.id);
     await recordRevision(trx, actor, { type: 'subscription', id }, 'grant', {
       package_id: [null, input.packageId],
-      user_id: [null, input.userId],
+      ...('userId' in holder ? { user_id: [null, holder.userId] } : { company_id: [null, holder.companyId] }),
       starts_at: [null, startsAt.toISOString()],
       ends_at: [null, endsAt.toISOString()],
       max_active_ads: [null, counters.max_active_ads],
@@ -107,8 +121,22 @@ export async function grantPackage(
         },
       ],
     });
+    if ('companyId' in holder) {
+      // The company's own history shows the grant too (its revisions are what its page links to).
+      await recordRevision(trx, actor, { type: 'company', id: holder.companyId }, 'grant-package', {
+        subscription_id: [null, id],
+        package_id: [null, input.packageId],
+        ends_at: [null, endsAt.toISOString()],
+      });
+    }
     return { id, starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() };
   });
+}
+
+/** The company whose address name (slug) this is, or null. */
+export async function findCompanyId(db: DB, slug: string): Promise<number | null> {
+  const row = await db.selectFrom('companies').select('id').where('slug', '=', slug.toLowerCase()).executeTakeFirst();
+  return row ? Number(row.id) : null;
 }
 
 /** The member an email address or phone number (E.164) belongs to, or null. */
@@ -126,6 +154,8 @@ export interface SubscriptionRow {
   id: number;
   package: { id: number; name_ar: string; name_en: string };
   member: { id: string; name: string; email: string; phone: string | null } | null;
+  /** The company holding it (member is then null). */
+  company: { id: number; slug: string; name_ar: string; name_en: string } | null;
   starts_at: string;
   ends_at: string;
   state: SubscriptionState;
@@ -148,7 +178,10 @@ export interface SubscriptionListQuery {
   after: string | null;
 }
 
-/** One page of subscriptions: searched by the member's name, email or phone, filtered by package and state. */
+/**
+ * One page of subscriptions: searched by the member's name, email or phone, or the company's names
+ * or address name; filtered by package and state.
+ */
 export async function listSubscriptions(db: DB, query: SubscriptionListQuery, now = new Date()) {
   const { q, sort, dir, filters } = query;
   const packageId = filters.package ? Number(filters.package) : null;
@@ -156,6 +189,7 @@ export async function listSubscriptions(db: DB, query: SubscriptionListQuery, no
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
     .leftJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('companies as c', 'c.id', 's.company_id')
     .leftJoin('users as g', 'g.id', 's.granted_by')
     .leftJoin('payments as pay', 'pay.id', 's.payment_id')
     .select([
@@ -175,13 +209,19 @@ export async function listSubscriptions(db: DB, query: SubscriptionListQuery, no
       'u.name as user_name',
       'u.email as user_email',
       'u.phone_number as user_phone',
+      'c.id as company_id',
+      'c.slug as company_slug',
+      'c.name_ar as company_ar',
+      'c.name_en as company_en',
       'g.name as granted_by',
       'pay.method',
       'pay.reference',
       'pay.amount',
       'pay.currency',
     ])
-    .$if(q !== '', (qb) => qb.where(containsAny(['u.name', 'u.email', 'u.phone_number'], q)))
+    .$if(q !== '', (qb) =>
+      qb.where(containsAny(['u.name', 'u.email', 'u.phone_number', 'c.name_ar', 'c.name_en', 'c.slug'], q)),
+    )
     .$if(packageId !== null, (qb) => qb.where('s.package_id', '=', packageId as number))
     .$if(filters.state === 'current', (qb) => qb.where('s.starts_at', '<=', now).where('s.ends_at', '>', now))
     .$if(filters.state === 'upcoming', (qb) => qb.where('s.starts_at', '>', now))
@@ -205,6 +245,15 @@ export async function listSubscriptions(db: DB, query: SubscriptionListQuery, no
         member: r.user_id
           ? { id: r.user_id, name: r.user_name ?? '', email: r.user_email ?? '', phone: r.user_phone ?? null }
           : null,
+        company:
+          r.company_id !== null && r.company_id !== undefined
+            ? {
+                id: Number(r.company_id),
+                slug: r.company_slug ?? '',
+                name_ar: r.company_ar ?? '',
+                name_en: r.company_en ?? '',
+              }
+            : null,
         starts_at: starts,
         ends_at: ends,
         state: ends <= t ? 'ended' : starts > t ? 'upcoming' : 'current',

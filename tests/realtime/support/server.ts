@@ -39,13 +39,19 @@ export interface ClientOptions {
 }
 
 export async function startTestServer(
-  options: { limits?: Partial<RealtimeLimits>; adapter?: Adapter; trustProxy?: number } = {},
+  options: {
+    limits?: Partial<RealtimeLimits>;
+    adapter?: Adapter;
+    trustProxy?: number;
+    userOfChannel?: (channel: string) => string | null;
+  } = {},
 ): Promise<TestServer> {
   const rt = new RealtimeServer({
     app: APP,
     adapter: options.adapter,
     limits: options.limits,
     trustProxy: options.trustProxy,
+    userOfChannel: options.userOfChannel,
   });
   await rt.start();
   const api = apiHandler(rt);
