@@ -16,7 +16,13 @@ import { createCompany, deleteCompany } from '../../server/domain/companies/comp
 import { addCompanyMember, removeCompanyMember } from '../../server/domain/companies/members.ts';
 import { creditsLeft, heldPackages, memberPackages } from '../../server/domain/packages/allowance.ts';
 import { createPackage } from '../../server/domain/packages/packages.ts';
-import { findCompanyId, grantPackage, listSubscriptions } from '../../server/domain/packages/subscriptions.ts';
+import {
+  findCompanyId,
+  grantPackage,
+  listSubscriptions,
+  PACKAGE_REMINDER_DAYS,
+  remindExpiringSubscriptions,
+} from '../../server/domain/packages/subscriptions.ts';
 import { createLocalStorage } from '../../server/media/storage.ts';
 import { insertMember, toyotaAdInput } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
@@ -243,5 +249,35 @@ describe.each(dialects)('company packages on %s', (dialect) => {
       .where('id', '=', Number(payment_id))
       .executeTakeFirstOrThrow();
     expect(pay.company_id).toBeNull();
+  });
+
+  it("tells the company's owners, not its agents, once, a few days before its package ends", async () => {
+    const id = await company({ name_en: 'Reminder Motors', name_ar: 'معرض التذكير' });
+    const owner = await insertMember(t.db);
+    await addCompanyMember(t.db, staff, id, { login: `${owner.id}@example.ly`, role: 'owner' });
+    const helper = await agent(id);
+    const start = new Date('2027-01-01T10:00:00Z');
+    const sub = await grantTo(id, await createPackage(t.db, staff, { ...DEALER, duration_days: 10 }), start);
+    const notes = (userId: string) =>
+      t.db
+        .selectFrom('notifications')
+        .select(['type', 'data'])
+        .where('user_id', '=', userId)
+        .where('type', '=', 'package-expiring')
+        .execute();
+    const due = new Date(start.getTime() + (10 - PACKAGE_REMINDER_DAYS + 1) * DAY);
+    expect(await remindExpiringSubscriptions(t.db, due)).toBeGreaterThanOrEqual(1);
+    expect(await remindExpiringSubscriptions(t.db, due)).toBe(0);
+    const told = await notes(owner.id);
+    expect(told).toHaveLength(1);
+    expect(toJson(told[0]?.data, {})).toMatchObject({
+      subscription_id: sub.id,
+      name_en: 'Dealer',
+      company_en: 'Reminder Motors',
+      company_ar: 'معرض التذكير',
+      expires_at: sub.ends_at,
+      path: '/profile#package',
+    });
+    expect(await notes(helper.id)).toHaveLength(0);
   });
 });

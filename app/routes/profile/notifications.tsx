@@ -62,14 +62,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       read: n.read,
       created_at: n.created_at,
       subject: n.subject,
-      // A package's news names the package in the page's language.
+      // A package's news names the package in the page's language, and the company a company's
+      // package is for.
       title:
         typeof n.data.title === 'string'
           ? n.data.title
           : n.type === 'package-expiring' && typeof n.data.name_en === 'string' && typeof n.data.name_ar === 'string'
-            ? locale === 'ar'
-              ? n.data.name_ar
-              : n.data.name_en
+            ? [n.data[`name_${locale}`], n.data[`company_${locale}`]].filter((x) => typeof x === 'string').join(' — ')
             : null,
       reason: typeof n.data.reason === 'string' ? n.data.reason : null,
       change: n.data.change === true,

@@ -281,16 +281,18 @@ export async function listSubscriptions(db: DB, query: SubscriptionListQuery, no
 /**
  * Holders are told once, PACKAGE_REMINDER_DAYS before a subscription that counts now ends (a
  * scheduled job): a `package-expiring` notification naming the package and its end, linking to the
- * profile's "My package". Marked in the notification's transaction, so two runs tell once. Returns
- * how many were told.
+ * profile's "My package" — for a member's subscription the member, for a company's its owners (the
+ * profile shows them the company's packages too). Marked in the notification's transaction, so two
+ * runs tell once. Returns how many subscriptions were told about.
  */
 export async function remindExpiringSubscriptions(db: DB, now = new Date()): Promise<number> {
   const soon = new Date(now.getTime() + PACKAGE_REMINDER_DAYS * DAY);
   const due = await db
     .selectFrom('subscriptions as s')
     .innerJoin('packages as p', 'p.id', 's.package_id')
-    .select(['s.id', 's.user_id', 's.ends_at', 'p.name_ar', 'p.name_en'])
-    .where('s.user_id', 'is not', null)
+    .leftJoin('companies as c', 'c.id', 's.company_id')
+    .select(['s.id', 's.user_id', 's.company_id', 's.ends_at', 'p.name_ar', 'p.name_en'])
+    .select(['c.name_ar as company_ar', 'c.name_en as company_en'])
     .where('s.starts_at', '<=', now)
     .where('s.ends_at', '>', now)
     .where('s.ends_at', '<=', soon)
@@ -308,13 +310,28 @@ export async function remindExpiringSubscriptions(db: DB, now = new Date()): Pro
         .where('reminded_at', 'is', null)
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) === 0) return;
-      await notify(trx, s.user_id, 'package-expiring', {
-        subscription_id: Number(s.id),
-        name_ar: s.name_ar,
-        name_en: s.name_en,
-        expires_at: toIso(s.ends_at),
-        path: '/profile#package',
-      });
+      const holders = s.user_id
+        ? [s.user_id]
+        : s.company_id === null
+          ? []
+          : (
+              await trx
+                .selectFrom('company_members')
+                .select('user_id')
+                .where('company_id', '=', s.company_id)
+                .where('role', '=', 'owner')
+                .orderBy('user_id')
+                .execute()
+            ).map((m) => m.user_id);
+      for (const userId of holders)
+        await notify(trx, userId, 'package-expiring', {
+          subscription_id: Number(s.id),
+          name_ar: s.name_ar,
+          name_en: s.name_en,
+          expires_at: toIso(s.ends_at),
+          path: '/profile#package',
+          ...(s.company_id === null ? {} : { company_ar: s.company_ar, company_en: s.company_en }),
+        });
       told++;
     });
   }
