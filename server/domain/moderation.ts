@@ -99,10 +99,15 @@ const queuedAt = (eb: Eb) =>
 
 /**
  * The ads with an open report, as a set the query is driven from (`a.id in (…)`): a few thousand
- * ids read from the reports' queue index, each one seek of `ads` (an EXISTS per ad would read them all).
+ * ids read from their own index, each one seek of `ads` (an EXISTS per ad would read them all).
  */
 const reportedIds = (eb: Eb) =>
-  eb.selectFrom('reports as r').select('r.ad_id').where('r.status', '=', 'open').where('r.ad_id', 'is not', null);
+  eb
+    .selectFrom('reports as r')
+    .select('r.ad_id')
+    // A literal, so SQLite matches the partial index of open reports (`reports_open_ad`, migration 0028).
+    .where(sql.ref('r.status'), '=', sql.lit('open'))
+    .where('r.ad_id', 'is not', null);
 
 const changedIds = (eb: Eb) => eb.selectFrom('ad_pending_changes as pc').select('pc.ad_id');
 
