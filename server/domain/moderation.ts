@@ -187,76 +187,95 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
   const perPage = filters.perPage ?? QUEUE_PAGE_SIZE;
   const { taxonomyId, cityId, reported, changes, ownerId } = filters;
   const status = changes ? 'published' : filters.status;
-  const { counts, changes: changeCount } = await queueCounts(db, filters);
-  const total = changes ? changeCount : (counts[status] ?? 0);
+  // Counts from the counters come first (a few rows): a tab they say is empty is not read at all (a
+  // filter that matches no ad would otherwise walk the whole tab looking for one). Counts made on
+  // the fly (reported, owner) run beside the page instead.
+  const counting = queueCounts(db, filters);
+  const known = !reported && !ownerId ? await counting : null;
+  const empty = known !== null && (changes ? known.changes : known.counts[status]) === 0;
 
-  const query = db
+  // The page's ids first, from the indexes alone (sort key and id: the pending ads' own index, or a
+  // status's by age, with the filters' own indexes), then those ads' details: a filter that skips
+  // thousands of ads to fill a page never reads their rows.
+  const order = changes
+    ? { column: 'pc.updated_at', direction: 'asc' as const }
+    : status === 'pending'
+      ? { column: 'a.queued_at', direction: 'asc' as const }
+      : { column: 'a.created_at', direction: 'desc' as const };
+  const keys = db
     .selectFrom('ads as a')
-    .innerJoin('taxonomies as t', 't.id', 'a.taxonomy_id')
-    .innerJoin('cities as c', 'c.id', 'a.city_id')
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .leftJoin('ad_pending_changes as pc', 'pc.ad_id', 'a.id')
-    // A literal, so SQLite matches the pending tab's partial index (`ads_queue`, migration 0028).
+    .$if(!!changes, (q) => q.innerJoin('ad_pending_changes as pc', 'pc.ad_id', 'a.id'))
+    // A literal, so SQLite matches the pending tab's partial indexes (`ads_queue…`, migration 0028).
     .where(sql.ref('a.status'), '=', sql.lit(status))
     .$if(taxonomyId !== undefined, (q) => q.where('a.taxonomy_id', '=', taxonomyId as number))
     .$if(cityId !== undefined, (q) => q.where('a.city_id', '=', cityId as number))
     .$if(!!ownerId, (q) => q.where('a.user_id', '=', ownerId as string))
     .$if(!!reported, (q) => q.where((eb) => eb('a.id', 'in', reportedIds(eb))))
-    .$if(!!changes, (q) => q.where('pc.id', 'is not', null))
-    .select([
-      'a.id',
-      'a.title',
-      'a.slug',
-      'a.status',
-      'a.price',
-      'a.currency',
-      'a.price_type',
-      'a.category_id',
-      'a.created_at',
-      'a.updated_at',
-      'a.queued_at as queue_key',
-      'a.featured_until',
-      'a.rejection_reason',
-      't.slug as taxonomy_slug',
-      't.name_ar as taxonomy_ar',
-      't.name_en as taxonomy_en',
-      'c.name_ar as city_ar',
-      'c.name_en as city_en',
-      'u.id as owner_id',
-      'u.name as owner_name',
-      'pc.updated_at as change_at',
-    ])
-    .select((eb) => [
-      eb
-        .selectFrom('ad_images as i')
-        .select('i.key')
-        .whereRef('i.ad_id', '=', 'a.id')
-        .orderBy('i.position')
-        .orderBy('i.id')
-        .limit(1)
-        .as('photo_key'),
-      openReports(eb)
-        .select((r) => r.fn.countAll().as('n'))
-        .as('open_reports'),
-      queuedAt(eb).as('queued_at'),
-    ]);
-  // Nothing to read: the counters say so (a filter that matches no ad would otherwise walk the tab).
-  const order = changes
-    ? { column: 'pc.updated_at', direction: 'asc' as const, key: (r: { change_at: unknown }) => r.change_at }
-    : status === 'pending'
-      ? { column: 'a.queued_at', direction: 'asc' as const, key: (r: { queue_key: unknown }) => r.queue_key }
-      : { column: 'a.created_at', direction: 'desc' as const, key: (r: { created_at: unknown }) => r.created_at };
-  const { rows, next } =
-    total === 0
+    .select(['a.id', sql<unknown>`${sql.ref(order.column)}`.as('sort_key')]);
+  const [{ counts, changes: changeCount }, { rows: page, next }] = await Promise.all([
+    counting,
+    empty
       ? { rows: [], next: null }
-      : await keysetPage(query, {
+      : keysetPage(keys, {
           column: order.column,
           id: 'a.id',
           direction: order.direction,
           cursor: filters.after ?? null,
           limit: perPage,
-          keyOf: (r) => ({ value: toIso(order.key(r as never)), id: Number(r.id) }),
-        });
+          keyOf: (r) => ({ value: toIso(r.sort_key), id: Number(r.id) }),
+        }),
+  ]);
+  const total = changes ? changeCount : (counts[status] ?? 0);
+  const ids = page.map((r) => Number(r.id));
+  const found =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('ads as a')
+          .innerJoin('taxonomies as t', 't.id', 'a.taxonomy_id')
+          .innerJoin('cities as c', 'c.id', 'a.city_id')
+          .leftJoin('users as u', 'u.id', 'a.user_id')
+          .leftJoin('ad_pending_changes as pc', 'pc.ad_id', 'a.id')
+          .where('a.id', 'in', ids)
+          .select([
+            'a.id',
+            'a.title',
+            'a.slug',
+            'a.status',
+            'a.price',
+            'a.currency',
+            'a.price_type',
+            'a.category_id',
+            'a.created_at',
+            'a.updated_at',
+            'a.featured_until',
+            'a.rejection_reason',
+            't.slug as taxonomy_slug',
+            't.name_ar as taxonomy_ar',
+            't.name_en as taxonomy_en',
+            'c.name_ar as city_ar',
+            'c.name_en as city_en',
+            'u.id as owner_id',
+            'u.name as owner_name',
+            'pc.updated_at as change_at',
+          ])
+          .select((eb) => [
+            eb
+              .selectFrom('ad_images as i')
+              .select('i.key')
+              .whereRef('i.ad_id', '=', 'a.id')
+              .orderBy('i.position')
+              .orderBy('i.id')
+              .limit(1)
+              .as('photo_key'),
+            openReports(eb)
+              .select((r) => r.fn.countAll().as('n'))
+              .as('open_reports'),
+            queuedAt(eb).as('queued_at'),
+          ])
+          .execute();
+  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  const rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
 
   const trails = await categoryTrails(
     db,

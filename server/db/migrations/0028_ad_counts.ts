@@ -72,6 +72,10 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
     .columns(['ad_id', 'status'])
     .where(sql.ref('status'), '=', 'open')
     .execute();
+  // PostgreSQL: those ads' statuses for the filter's tab counts, from an index alone (a few thousand
+  // probes; reading each ad's row instead cost 55 ms at a million ads). SQLite reads its rows by id
+  // from the table's own b-tree (17 ms).
+  if (d === 'postgres') await sql`create index ads_id_status on ads (id) include (status)`.execute(db);
 
   await db.schema
     .createTable('ad_counts')
