@@ -187,6 +187,8 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
   const perPage = filters.perPage ?? QUEUE_PAGE_SIZE;
   const { taxonomyId, cityId, reported, changes, ownerId } = filters;
   const status = changes ? 'published' : filters.status;
+  // The status is written into the SQL as a literal (below): only the queue's own tabs get there.
+  if (!QUEUE_STATUSES.includes(status)) throw new Invalid({ status: ['invalid'] });
   // Counts from the counters come first (a few rows): a tab they say is empty is not read at all (a
   // filter that matches no ad would otherwise walk the whole tab looking for one). Counts made on
   // the fly (reported, owner) run beside the page instead.
