@@ -106,14 +106,14 @@ describe.each(dialects)('the ad and member counters on %s', (dialect) => {
             }>`select sql from sqlite_schema where type = 'trigger' and name = 'ad_counts_move'`.execute(t.db)
           ).rows[0]?.sql
         : undefined;
-    if (dialect === 'postgres') await sql`alter table ads disable trigger ad_counts_update`.execute(t.db);
+    if (dialect === 'postgres') await sql`alter table ads disable trigger ad_counts_move`.execute(t.db);
     else await sql`drop trigger ad_counts_move`.execute(t.db);
     try {
       await moveAd(t.db, staff, ad, 'approve');
       const [stored, fresh] = await Promise.all([storedCounts(t.db), countAfresh(t.db, dialect)]);
       expect(sorted(stored.ads)).not.toEqual(sorted(fresh.ads));
     } finally {
-      if (dialect === 'postgres') await sql`alter table ads enable trigger ad_counts_update`.execute(t.db);
+      if (dialect === 'postgres') await sql`alter table ads enable trigger ad_counts_move`.execute(t.db);
       else await sql.raw(definition as string).execute(t.db);
     }
     await recountAll(t.db, dialect);

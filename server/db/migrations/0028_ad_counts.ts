@@ -11,10 +11,12 @@
 // Both counters are kept by triggers on `ads` and `users`, in the transaction of the write, so no
 // path that inserts, deletes or moves ads (placing, moderation, expiry, bans, account deletion,
 // catalogue and city moves, seeds) can leave them behind. SQLite: one trigger per row (a counter row
-// updated in place). PostgreSQL: one trigger per statement over its transition tables, so a bulk
-// write (a category move of 100 000 ads, a seed batch) adds one delta per counter row instead of
-// updating the same row once per ad, and every statement touches its counter rows in one order (no
-// deadlock between two statements that both move ads).
+// updated in place). PostgreSQL: a counter row is changed once per statement, so a bulk write (a
+// category move of 100 000 ads, a seed batch) adds one delta per counter row instead of updating
+// the same row once per ad (each such update walks the row's earlier versions of the transaction),
+// and every statement touches its counter rows in key order (no deadlock between two statements
+// that both move ads): inserts and deletes by a trigger per statement over its transition table,
+// updates by a row trigger on the moved rows only and a fold at the statement's end (below).
 import { type Kysely, sql } from 'kysely';
 import type { DialectName } from '../index.ts';
 import { timestampType } from './helpers.ts';
@@ -138,6 +140,13 @@ async function sqliteTriggers(db: Kysely<any>) {
 }
 
 async function postgresTriggers(db: Kysely<any>) {
+  await db.schema
+    .createTable('ad_count_deltas')
+    .addColumn('status', 'varchar(12)', (c) => c.notNull())
+    .addColumn('taxonomy_id', 'integer', (c) => c.notNull())
+    .addColumn('city_id', 'integer', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .execute();
   const day = (t: string) => `to_char(${t}.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   // Deltas per key, applied in key order; a key whose deltas cancel out is left alone.
   const applyAds = (deltas: string) => `
@@ -159,22 +168,40 @@ async function postgresTriggers(db: Kysely<any>) {
       elsif tg_op = 'DELETE' then
         ${applyAds('select status, taxonomy_id, city_id, -1 as d from old_ads')}
         ${applyDays('ads', `select ${day('old_ads')} as day, -1 as d from old_ads`)}
-      else
-        -- Most updates (views, favourites, edits) move nothing: one join of the statement's rows.
-        ${applyAds(`
-          select o.status, o.taxonomy_id, o.city_id, -1 as d from old_ads o join new_ads n on n.id = o.id
-            where (o.status, o.taxonomy_id, o.city_id) is distinct from (n.status, n.taxonomy_id, n.city_id)
-          union all
-          select n.status, n.taxonomy_id, n.city_id, 1 from old_ads o join new_ads n on n.id = o.id
-            where (o.status, o.taxonomy_id, o.city_id) is distinct from (n.status, n.taxonomy_id, n.city_id)`)}
-        ${applyDays(
-          'ads',
-          `
-          select ${day('o')} as day, -1 as d from old_ads o join new_ads n on n.id = o.id where o.created_at <> n.created_at
-          union all
-          select ${day('n')}, 1 from old_ads o join new_ads n on n.id = o.id where o.created_at <> n.created_at`,
-        )}
       end if;
+      return null;
+    end $$`)
+    .execute(db);
+  // Updates: a row trigger that runs only for the rows whose status, taxonomy or city changed (a
+  // view count's update never runs it) writes their deltas to `ad_count_deltas`, and one trigger at
+  // the end of the statement folds them into the counters, each counter row once, in key order.
+  // (Transition tables would copy every updated row, description and all: a category move of 87 000
+  // ads took 30–50 % longer with them.) The deltas live only inside the statement's transaction.
+  await sql
+    .raw(`
+    create or replace function ad_counts_delta() returns trigger language plpgsql as $$
+    begin
+      insert into ad_count_deltas (status, taxonomy_id, city_id, n)
+        values (old.status, old.taxonomy_id, old.city_id, -1), (new.status, new.taxonomy_id, new.city_id, 1);
+      return null;
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`
+    create or replace function ad_counts_fold() returns trigger language plpgsql as $$
+    begin
+      with moved as (delete from ad_count_deltas returning status, taxonomy_id, city_id, n as d)
+      ${applyAds('select status, taxonomy_id, city_id, d from moved')}
+      return null;
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`
+    create or replace function ad_counts_redate() returns trigger language plpgsql as $$
+    begin
+      update daily_counts set n = n - 1 where kind = 'ads' and day = ${day('old')};
+      insert into daily_counts as c (kind, day, n) values ('ads', ${day('new')}, 1)
+        on conflict (kind, day) do update set n = c.n + 1;
       return null;
     end $$`)
     .execute(db);
@@ -204,7 +231,12 @@ async function postgresTriggers(db: Kysely<any>) {
   const triggers = [
     'create trigger ad_counts_insert after insert on ads referencing new table as new_ads for each statement execute function ad_counts_follow()',
     'create trigger ad_counts_delete after delete on ads referencing old table as old_ads for each statement execute function ad_counts_follow()',
-    'create trigger ad_counts_update after update on ads referencing old table as old_ads new table as new_ads for each statement execute function ad_counts_follow()',
+    `create trigger ad_counts_move after update of status, taxonomy_id, city_id on ads for each row
+       when (old.status is distinct from new.status or old.taxonomy_id is distinct from new.taxonomy_id
+         or old.city_id is distinct from new.city_id)
+       execute function ad_counts_delta()`,
+    'create trigger ad_counts_fold after update of status, taxonomy_id, city_id on ads for each statement execute function ad_counts_fold()',
+    'create trigger ad_counts_redate after update of created_at on ads for each row when (old.created_at is distinct from new.created_at) execute function ad_counts_redate()',
     'create trigger user_counts_insert after insert on users referencing new table as new_users for each statement execute function user_counts_follow()',
     'create trigger user_counts_delete after delete on users referencing old table as old_users for each statement execute function user_counts_follow()',
     'create trigger user_counts_redate after update of created_at on users for each row when (old.created_at is distinct from new.created_at) execute function user_counts_redate()',
