@@ -18,8 +18,8 @@ import { toIso, toNumber } from '../server/db/values.ts';
 import { type Cursor, decodeCursor } from '../server/domain/admin/keyset.ts';
 import { listReports } from '../server/domain/admin/reports.ts';
 import { listRevisions } from '../server/domain/admin/revisions.ts';
-import { forgetDayCounts, loadDashboard } from '../server/domain/dashboard.ts';
-import { listModerationQueue } from '../server/domain/moderation.ts';
+import { loadDashboard } from '../server/domain/dashboard.ts';
+import { listModerationQueue, type QueueFilters } from '../server/domain/moderation.ts';
 import { prepareBenchDatabase } from './lib/bench-database.ts';
 import { summarise } from './lib/bench-load.ts';
 
@@ -74,9 +74,84 @@ const deepCursor = (h: DatabaseHandle) =>
 const secondPage = async (h: DatabaseHandle, key: string, first: () => Promise<{ next: string | null }>) =>
   once(h, key, async () => decodeCursor((await first()).next));
 
+/** The id of a taxonomy or city by slug (the queue's filters take ids). */
+const idOf = (h: DatabaseHandle, table: 'taxonomies' | 'cities', slug: string) =>
+  once(h, `${table}:${slug}`, async () =>
+    Number((await h.db.selectFrom(table).select('id').where('slug', '=', slug).executeTakeFirst())?.id ?? 0),
+  );
+
+/** The member with the most ads (the owner filter's dearest case). */
+const busiestOwner = (h: DatabaseHandle) =>
+  once(h, 'owner', async () => {
+    const row = await h.db
+      .selectFrom('ads')
+      .select(['user_id', (eb) => eb.fn.countAll().as('n')])
+      .where('user_id', 'is not', null)
+      .groupBy('user_id')
+      .orderBy('n', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.user_id ?? '';
+  });
+
+/**
+ * The city and taxonomy with the fewest published ads together that still have some (the
+ * counters say which): a filtered tab whose few rows are spread through a million.
+ */
+const rarestPair = (h: DatabaseHandle) =>
+  once(h, 'rare', async () => {
+    const row = await h.db
+      .selectFrom('ad_counts')
+      .select(['taxonomy_id', 'city_id'])
+      .where('status', '=', 'published')
+      .where('n', '>', 0)
+      .orderBy('n')
+      .orderBy('taxonomy_id')
+      .orderBy('city_id')
+      .limit(1)
+      .executeTakeFirst();
+    return { taxonomyId: row?.taxonomy_id ?? 0, cityId: row?.city_id ?? 0 };
+  });
+
+const queue = (h: DatabaseHandle, filters: QueueFilters) => listModerationQueue(h.db, filters);
+
 export const ADMIN_LISTS: AdminList[] = [
-  { name: 'moderation queue (/admin/posts, pending)', run: (h) => listModerationQueue(h.db, { status: 'pending' }) },
-  { name: 'moderation queue, published tab', run: (h) => listModerationQueue(h.db, { status: 'published' }) },
+  { name: 'moderation queue (/admin/posts, pending)', run: (h) => queue(h, { status: 'pending' }) },
+  {
+    name: 'moderation queue, pending, page 2',
+    run: async (h) =>
+      queue(h, {
+        status: 'pending',
+        after: await secondPage(h, 'pending-2', () => queue(h, { status: 'pending' })),
+      }),
+  },
+  { name: 'moderation queue, published tab', run: (h) => queue(h, { status: 'published' }) },
+  {
+    name: 'moderation queue, published, page 2',
+    run: async (h) =>
+      queue(h, {
+        status: 'published',
+        after: await secondPage(h, 'published-2', () => queue(h, { status: 'published' })),
+      }),
+  },
+  {
+    name: 'moderation queue, pending, one taxonomy',
+    run: async (h) => queue(h, { status: 'pending', taxonomyId: await idOf(h, 'taxonomies', 'motors') }),
+  },
+  {
+    name: 'moderation queue, published, one city',
+    run: async (h) => queue(h, { status: 'published', cityId: await idOf(h, 'cities', 'misrata') }),
+  },
+  {
+    name: 'moderation queue, published, rarest pair',
+    run: async (h) => queue(h, { status: 'published', ...(await rarestPair(h)) }),
+  },
+  { name: 'moderation queue, published, reported', run: (h) => queue(h, { status: 'published', reported: true }) },
+  {
+    name: 'moderation queue, busiest owner',
+    run: async (h) => queue(h, { status: 'published', ownerId: await busiestOwner(h) }),
+  },
+  { name: 'moderation queue, changes tab', run: (h) => queue(h, { status: 'published', changes: true }) },
   { name: 'revisions, newest first', run: (h) => listRevisions(h.db, {}) },
   {
     name: 'revisions, a page half way down',
@@ -110,14 +185,8 @@ export const ADMIN_LISTS: AdminList[] = [
     name: 'reports queue (resolved, newest first)',
     run: (h) => listReports(h.db, { status: 'resolved' }, { direction: 'desc' }),
   },
-  { name: 'dashboard (finished days kept)', run: (h) => loadDashboard(h) },
-  {
-    name: 'dashboard, every day counted',
-    run: (h) => {
-      forgetDayCounts(h);
-      return loadDashboard(h);
-    },
-  },
+  // Nothing is kept between views: every figure is read afresh each time (per-day counters).
+  { name: 'dashboard', run: (h) => loadDashboard(h) },
 ];
 
 export interface AdminBenchRow {

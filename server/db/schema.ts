@@ -231,6 +231,26 @@ export interface AdsTable {
   deleted_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   /** The company of the owner (migration 0023; kept by server/domain/companies/). */
   company_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * When a pending ad (last) entered review, the moderation queue's order (migration 0028; written
+   * by recordStatus in server/domain/ads/bookkeeping.ts). Left as it was once the ad leaves review.
+   */
+  queued_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Ads per status, taxonomy and city, kept by triggers on `ads` (migration 0028). */
+export interface AdCountsTable {
+  status: AdStatus;
+  taxonomy_id: number;
+  city_id: number;
+  n: Count;
+}
+
+/** Ads and members created per UTC day (`YYYY-MM-DD`), kept by triggers (migration 0028). */
+export interface DailyCountsTable {
+  kind: 'ads' | 'users';
+  day: string;
+  n: Count;
 }
 
 export type CompanyRole = 'owner' | 'agent';
@@ -575,6 +595,8 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   jobs: JobsTable;
   ads: AdsTable;
+  ad_counts: AdCountsTable;
+  daily_counts: DailyCountsTable;
   saved_searches: SavedSearchesTable;
   saved_search_index: SavedSearchIndexTable;
   saved_search_matches: SavedSearchMatchesTable;

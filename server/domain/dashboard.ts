@@ -4,10 +4,10 @@
 // messages.
 import { sql } from 'kysely';
 import { EMPTY_QUERY } from '../../app/lib/search-query.ts';
-import { timestampValue } from '../db/dates.ts';
 import type { DatabaseHandle } from '../db/index.ts';
 import { toIso, toNumber } from '../db/values.ts';
 import { countOpenReports } from './admin/reports.ts';
+import { adStatusCounts, dailyCounts } from './ads/counts.ts';
 import { search } from './search/service.ts';
 
 export interface DayCount {
@@ -56,100 +56,31 @@ export function lastDays(days: number, now = new Date()): string[] {
   return out;
 }
 
-/** How long a finished day's count is kept (per database handle, in this process). */
-export const FINISHED_DAY_TTL_MS = 10 * 60_000;
-const finishedDays = new WeakMap<DatabaseHandle, Map<string, { count: number; until: number }>>();
-
-/** Drops the kept day counts of `handle` (the bench's figure of a dashboard that counts every day). */
-export const forgetDayCounts = (handle: DatabaseHandle) => finishedDays.delete(handle);
-
 /**
- * Rows of `table` created on each of `days` (UTC): one range count per day, each a range of the
- * table's created_at index (migration 0027). A finished day's count hardly changes (only rows
- * deleted since), so it is kept for FINISHED_DAY_TTL_MS: a dashboard view counts today's rows
- * and, at most every ten minutes, the month's — about a million rows at the sizes of
- * docs/performance.md, too many to count on every view.
+ * Rows of `table` created on each of `days` (UTC), from the per-day counters the database keeps as
+ * rows are inserted and deleted (`daily_counts`, migration 0028): 30 rows read, however many ads
+ * or members those days hold.
  */
-async function perDay(handle: DatabaseHandle, table: 'ads' | 'users', days: string[], now: Date): Promise<DayCount[]> {
-  const { db, dialect } = handle;
-  const today = now.toISOString().slice(0, 10);
-  let kept = finishedDays.get(handle);
-  if (!kept) {
-    kept = new Map();
-    finishedDays.set(handle, kept);
-  }
-  const cache = kept;
-  const fresh = (day: string) => {
-    const hit = day < today ? cache.get(`${table}:${day}`) : undefined;
-    return hit && hit.until > now.getTime() ? hit.count : null;
-  };
-  const wanted = days.filter((day) => fresh(day) === null);
-  const counted = new Map<string, number>();
-  if (wanted.length > 0) {
-    const row = await db
-      .selectNoFrom(
-        wanted.map((day, i) => {
-          const start = new Date(`${day}T00:00:00.000Z`);
-          const from = timestampValue(dialect, start);
-          const until = timestampValue(dialect, new Date(start.getTime() + 86_400_000));
-          return sql<number>`(select count(*) from ${sql.table(table)} where created_at >= ${from} and created_at < ${until})`.as(
-            `d${i}`,
-          );
-        }),
-      )
-      .executeTakeFirstOrThrow();
-    const counts = row as Record<string, unknown>;
-    wanted.forEach((day, i) => {
-      const count = toNumber(counts[`d${i}`]);
-      counted.set(day, count);
-      if (day < today) cache.set(`${table}:${day}`, { count, until: now.getTime() + FINISHED_DAY_TTL_MS });
-    });
-  }
-  return days.map((day) => ({ day, count: counted.get(day) ?? fresh(day) ?? 0 }));
+async function perDay({ db }: DatabaseHandle, table: 'ads' | 'users', days: string[]): Promise<DayCount[]> {
+  const counts = await dailyCounts(db, table, days);
+  return days.map((day) => ({ day, count: counts.get(day) ?? 0 }));
 }
 
 /**
- * When the ad that has waited longest for review entered it: the queue's first ad
- * (server/domain/moderation.ts orders pending ads by when they last entered review, else by their
- * creation). An ad enters review after it is created, so the pending ads are read oldest first,
- * a batch at a time, until the next one was created after the best time found: usually one batch,
- * however long the queue (each a range of ads_status_created, each entry time one seek of
- * ad_status_history_entered: migration 0027).
+ * When the ad that has waited longest for review entered it: the first of the pending tab, whose
+ * order is `ads.queued_at` (server/domain/moderation.ts): one end of the pending ads' own index
+ * (`ads_queue`, migration 0028).
  */
-export async function oldestWaiting({ db }: DatabaseHandle, batch = 50): Promise<string | null> {
-  let best: number | null = null;
-  let after: { created_at: unknown; id: number } | null = null;
-  for (;;) {
-    const rows: { id: number; created_at: unknown; entered: unknown }[] = await db
-      .selectFrom('ads as a')
-      .select(['a.id', 'a.created_at'])
-      .select((eb) =>
-        eb
-          .selectFrom('ad_status_history as h')
-          .select((h) => h.fn.max('h.created_at').as('q'))
-          .whereRef('h.ad_id', '=', 'a.id')
-          .where('h.to_status', '=', 'pending')
-          .as('entered'),
-      )
-      .where('a.status', '=', 'pending')
-      .$if(after !== null, (q) => {
-        const { created_at, id } = after as { created_at: unknown; id: number };
-        return q.where(sql<boolean>`(a.created_at, a.id) > (${created_at}, ${id})`);
-      })
-      .orderBy('a.created_at')
-      .orderBy('a.id')
-      .limit(batch)
-      .execute();
-    for (const r of rows) {
-      const created = Date.parse(toIso(r.created_at));
-      if (best !== null && created >= best) return new Date(best).toISOString();
-      const entered = r.entered ? Date.parse(toIso(r.entered)) : created;
-      if (best === null || entered < best) best = entered;
-    }
-    const last: { id: number; created_at: unknown } | undefined = rows[rows.length - 1];
-    if (rows.length < batch || !last) return best === null ? null : new Date(best).toISOString();
-    after = { created_at: last.created_at, id: Number(last.id) };
-  }
+export async function oldestWaiting({ db }: DatabaseHandle): Promise<string | null> {
+  const row = await db
+    .selectFrom('ads')
+    .select('queued_at')
+    .where(sql.ref('status'), '=', sql.lit('pending'))
+    .orderBy('queued_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.queued_at ? toIso(row.queued_at) : null;
 }
 
 export async function loadDashboard(handle: DatabaseHandle, now = new Date()): Promise<Dashboard> {
@@ -158,17 +89,13 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
   const weekStart = days[days.length - 7] as string;
   const [members, ads, total, pending, oldest, openReports, failed, categories, cities, unread, latest, running] =
     await Promise.all([
-      perDay(handle, 'users', days, now),
-      perDay(handle, 'ads', days, now),
+      perDay(handle, 'users', days),
+      perDay(handle, 'ads', days),
       db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('ads')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow(),
+      adStatusCounts(db).then((c) => c.pending),
       oldestWaiting(handle),
       countOpenReports(db),
       db
@@ -217,7 +144,7 @@ export async function loadDashboard(handle: DatabaseHandle, now = new Date()): P
       perDay: members,
     },
     ads: { last30Days: ads.reduce((a, d) => a + d.count, 0), perDay: ads },
-    pending: { count: toNumber(pending.n), oldestSince: oldest },
+    pending: { count: pending, oldestSince: oldest },
     reports: { open: openReports },
     jobs: { failed: toNumber(failed.n) },
     packages: { active: toNumber(running.n), members: toNumber(running.members) },

@@ -2,7 +2,7 @@
 // list of ads, one ad with everything a moderator needs to decide, and featuring. Approving,
 // rejecting and deleting are moves of the status machine (moveAd in ./ads.ts), which write history,
 // revision, notification and counters themselves.
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { FEATURABLE, QUEUE_TABS } from '../../app/lib/moderation.ts';
 import { isPlaceholderEmail } from '../auth/placeholder-email.ts';
 import type { DB } from '../db/index.ts';
@@ -10,8 +10,10 @@ import type { AdStatus, AttributeOption, AttributeType } from '../db/schema.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { toBool, toIso, toJson, toNumber } from '../db/values.ts';
 import { type AdImageUrls, adImageUrls } from './ad-images.ts';
+import { type Cursor, keysetPage } from './admin/keyset.ts';
 import { announceAdChanges } from './ads/bookkeeping.ts';
 import { findPendingChange } from './ads/changes.ts';
+import { adStatusCounts, zeroCounts } from './ads/counts.ts';
 import type { Actor } from './ads/rules.ts';
 import { type AdMove, moveAd } from './ads/status.ts';
 import { recordRevision } from './audit.ts';
@@ -37,7 +39,8 @@ export interface QueueFilters {
   ownerId?: string;
   /** Only ads with a pending change (docs/product/ads.md, "Editing a live ad"), oldest change first. */
   changes?: boolean;
-  page?: number;
+  /** Where the page starts: the `next` of the page before (server/domain/admin/keyset.ts); none: the first. */
+  after?: Cursor | null;
   perPage?: number;
 }
 
@@ -69,11 +72,12 @@ export interface QueueItem {
 
 export interface QueuePage {
   items: QueueItem[];
+  /** The cursor of the next page, or null on the last one. */
+  next: string | null;
+  /** Ads in this tab under the filters. */
   total: number;
-  page: number;
-  pages: number;
   perPage: number;
-  /** Ads per status under the same taxonomy, city and report filters. */
+  /** Ads per status under the same taxonomy, city, report and owner filters. */
   counts: Record<AdStatus, number>;
   /** Ads with a pending change under the same filters (the "Changes" tab). */
   changes: number;
@@ -81,8 +85,6 @@ export interface QueuePage {
 
 // Correlated subqueries on the ad aliased `a`, used in queries with different joins.
 type Eb = ExpressionBuilder<any, any>;
-
-const pendingChange = (eb: Eb) => eb.selectFrom('ad_pending_changes as pc').whereRef('pc.ad_id', '=', 'a.id');
 
 const openReports = (eb: Eb) =>
   eb.selectFrom('reports as r').whereRef('r.ad_id', '=', 'a.id').where('r.status', '=', 'open');
@@ -94,6 +96,20 @@ const queuedAt = (eb: Eb) =>
     .select((h) => h.fn.max('h.created_at').as('q'))
     .whereRef('h.ad_id', '=', 'a.id')
     .where('h.to_status', '=', 'pending');
+
+/**
+ * The ads with an open report, as a set the query is driven from (`a.id in (…)`): a few thousand
+ * ids read from their own index, each one seek of `ads` (an EXISTS per ad would read them all).
+ */
+const reportedIds = (eb: Eb) =>
+  eb
+    .selectFrom('reports as r')
+    .select('r.ad_id')
+    // A literal, so SQLite matches the partial index of open reports (`reports_open_ad`, migration 0028).
+    .where(sql.ref('r.status'), '=', sql.lit('open'))
+    .where('r.ad_id', 'is not', null);
+
+const changedIds = (eb: Eb) => eb.selectFrom('ad_pending_changes as pc').select('pc.ad_id');
 
 /** Each category's trail from its top-level ancestor, loaded one level at a time (depth is small). */
 async function categoryTrails(db: DB, ids: number[]): Promise<Map<number, Named[]>> {
@@ -123,87 +139,145 @@ async function categoryTrails(db: DB, ids: number[]): Promise<Map<number, Named[
 }
 
 /**
- * A page of the queue. The pending tab is a fair queue: the ad waiting longest comes first (by when
- * it last entered review, so a resubmitted ad keeps its place in time); every other tab shows the
- * newest ads first.
+ * The tabs' counts. Without the report and owner filters they are sums of the counters kept with
+ * the ads (`ad_counts`, migration 0028: exact, a few thousand rows whatever the number of ads);
+ * with them, the filtered ads are few (a member's ads, the ads with an open report) and counted
+ * as they are. The "Changes" tab counts the pending changes, a table as small as the queue.
+ */
+async function queueCounts(db: DB, filters: QueueFilters) {
+  const { taxonomyId, cityId, reported, ownerId } = filters;
+  const narrowed = (eb: Eb) => {
+    const terms = [];
+    if (taxonomyId !== undefined) terms.push(eb('a.taxonomy_id', '=', taxonomyId));
+    if (cityId !== undefined) terms.push(eb('a.city_id', '=', cityId));
+    if (ownerId) terms.push(eb('a.user_id', '=', ownerId));
+    if (reported) terms.push(eb('a.id', 'in', reportedIds(eb)));
+    return eb.and(terms);
+  };
+  const [counts, changeRow] = await Promise.all([
+    reported || ownerId
+      ? db
+          .selectFrom('ads as a')
+          .select(['a.status', (eb) => eb.fn.countAll().as('n')])
+          .where(narrowed)
+          .groupBy('a.status')
+          .execute()
+          .then((rows) => {
+            const out = zeroCounts();
+            for (const r of rows) out[r.status] = toNumber(r.n);
+            return out;
+          })
+      : adStatusCounts(db, { taxonomyId, cityId }),
+    db
+      .selectFrom('ads as a')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where((eb) => eb.and([eb('a.id', 'in', changedIds(eb)), eb('a.status', '=', 'published'), narrowed(eb)]))
+      .executeTakeFirst(),
+  ]);
+  return { counts, changes: toNumber(changeRow?.n) };
+}
+
+/**
+ * A page of the queue, by keyset (server/domain/admin/keyset.ts). The pending tab is a fair queue:
+ * the ad waiting longest comes first (by when it last entered review, `ads.queued_at`, so a
+ * resubmitted ad keeps its place in time; a range of the pending ads' own index); every other tab
+ * shows the newest ads first (a range of `ads_status_created`), the Changes tab the oldest change.
  */
 export async function listModerationQueue(db: DB, filters: QueueFilters): Promise<QueuePage> {
   const perPage = filters.perPage ?? QUEUE_PAGE_SIZE;
   const { taxonomyId, cityId, reported, changes, ownerId } = filters;
-  const base = () =>
-    db
-      .selectFrom('ads as a')
-      .$if(taxonomyId !== undefined, (q) => q.where('a.taxonomy_id', '=', taxonomyId as number))
-      .$if(cityId !== undefined, (q) => q.where('a.city_id', '=', cityId as number))
-      .$if(!!ownerId, (q) => q.where('a.user_id', '=', ownerId as string))
-      .$if(!!reported, (q) => q.where((eb) => eb.exists(openReports(eb).select('r.id'))));
+  const status = changes ? 'published' : filters.status;
+  // The status is written into the SQL as a literal (below): only the queue's own tabs get there.
+  if (!QUEUE_STATUSES.includes(status)) throw new Invalid({ status: ['invalid'] });
+  // Counts from the counters come first (a few rows): a tab they say is empty is not read at all (a
+  // filter that matches no ad would otherwise walk the whole tab looking for one). Counts made on
+  // the fly (reported, owner) run beside the page instead.
+  const counting = queueCounts(db, filters);
+  const known = !reported && !ownerId ? await counting : null;
+  const empty = known !== null && (changes ? known.changes : known.counts[status]) === 0;
 
-  const countRows = await base()
-    .select(['a.status', (eb) => eb.fn.countAll().as('n')])
-    .groupBy('a.status')
-    .execute();
-  const counts = Object.fromEntries(QUEUE_STATUSES.map((s) => [s, 0])) as Record<AdStatus, number>;
-  for (const r of countRows) counts[r.status] = toNumber(r.n);
-  const changeRow = await base()
-    .where((eb) => eb.exists(pendingChange(eb).select('pc.id')))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  const changeCount = toNumber(changeRow?.n);
-  const total = changes ? changeCount : (counts[filters.status] ?? 0);
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  const page = Math.min(Math.max(1, filters.page ?? 1), pages);
-
-  let query = base()
-    .innerJoin('taxonomies as t', 't.id', 'a.taxonomy_id')
-    .innerJoin('cities as c', 'c.id', 'a.city_id')
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .where('a.status', '=', changes ? 'published' : filters.status)
-    .$if(!!changes, (q) => q.where((eb) => eb.exists(pendingChange(eb).select('pc.id'))))
-    .select([
-      'a.id',
-      'a.title',
-      'a.slug',
-      'a.status',
-      'a.price',
-      'a.currency',
-      'a.price_type',
-      'a.category_id',
-      'a.created_at',
-      'a.updated_at',
-      'a.featured_until',
-      'a.rejection_reason',
-      't.slug as taxonomy_slug',
-      't.name_ar as taxonomy_ar',
-      't.name_en as taxonomy_en',
-      'c.name_ar as city_ar',
-      'c.name_en as city_en',
-      'u.id as owner_id',
-      'u.name as owner_name',
-    ])
-    .select((eb) => [
-      eb
-        .selectFrom('ad_images as i')
-        .select('i.key')
-        .whereRef('i.ad_id', '=', 'a.id')
-        .orderBy('i.position')
-        .orderBy('i.id')
-        .limit(1)
-        .as('photo_key'),
-      openReports(eb)
-        .select((r) => r.fn.countAll().as('n'))
-        .as('open_reports'),
-      queuedAt(eb).as('queued_at'),
-      pendingChange(eb).select('pc.updated_at').as('change_at'),
-    ]);
-  query = changes
-    ? query.orderBy((eb) => pendingChange(eb).select('pc.updated_at'), 'asc').orderBy('a.id', 'asc')
-    : filters.status === 'pending'
-      ? query.orderBy((eb) => eb.fn.coalesce(queuedAt(eb), 'a.created_at'), 'asc').orderBy('a.id', 'asc')
-      : query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc');
-  const rows = await query
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
+  // The page's ids first, from the indexes alone (sort key and id: the pending ads' own index, or a
+  // status's by age, with the filters' own indexes), then those ads' details: a filter that skips
+  // thousands of ads to fill a page never reads their rows.
+  const order = changes
+    ? { column: 'pc.updated_at', direction: 'asc' as const }
+    : status === 'pending'
+      ? { column: 'a.queued_at', direction: 'asc' as const }
+      : { column: 'a.created_at', direction: 'desc' as const };
+  const keys = db
+    .selectFrom('ads as a')
+    .$if(!!changes, (q) => q.innerJoin('ad_pending_changes as pc', 'pc.ad_id', 'a.id'))
+    // A literal, so SQLite matches the pending tab's partial indexes (`ads_queue…`, migration 0028).
+    .where(sql.ref('a.status'), '=', sql.lit(status))
+    .$if(taxonomyId !== undefined, (q) => q.where('a.taxonomy_id', '=', taxonomyId as number))
+    .$if(cityId !== undefined, (q) => q.where('a.city_id', '=', cityId as number))
+    .$if(!!ownerId, (q) => q.where('a.user_id', '=', ownerId as string))
+    .$if(!!reported, (q) => q.where((eb) => eb('a.id', 'in', reportedIds(eb))))
+    .select(['a.id', sql<unknown>`${sql.ref(order.column)}`.as('sort_key')]);
+  const [{ counts, changes: changeCount }, { rows: page, next }] = await Promise.all([
+    counting,
+    empty
+      ? { rows: [], next: null }
+      : keysetPage(keys, {
+          column: order.column,
+          id: 'a.id',
+          direction: order.direction,
+          cursor: filters.after ?? null,
+          limit: perPage,
+          keyOf: (r) => ({ value: toIso(r.sort_key), id: Number(r.id) }),
+        }),
+  ]);
+  const total = changes ? changeCount : (counts[status] ?? 0);
+  const ids = page.map((r) => Number(r.id));
+  const found =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('ads as a')
+          .innerJoin('taxonomies as t', 't.id', 'a.taxonomy_id')
+          .innerJoin('cities as c', 'c.id', 'a.city_id')
+          .leftJoin('users as u', 'u.id', 'a.user_id')
+          .leftJoin('ad_pending_changes as pc', 'pc.ad_id', 'a.id')
+          .where('a.id', 'in', ids)
+          .select([
+            'a.id',
+            'a.title',
+            'a.slug',
+            'a.status',
+            'a.price',
+            'a.currency',
+            'a.price_type',
+            'a.category_id',
+            'a.created_at',
+            'a.updated_at',
+            'a.featured_until',
+            'a.rejection_reason',
+            't.slug as taxonomy_slug',
+            't.name_ar as taxonomy_ar',
+            't.name_en as taxonomy_en',
+            'c.name_ar as city_ar',
+            'c.name_en as city_en',
+            'u.id as owner_id',
+            'u.name as owner_name',
+            'pc.updated_at as change_at',
+          ])
+          .select((eb) => [
+            eb
+              .selectFrom('ad_images as i')
+              .select('i.key')
+              .whereRef('i.ad_id', '=', 'a.id')
+              .orderBy('i.position')
+              .orderBy('i.id')
+              .limit(1)
+              .as('photo_key'),
+            openReports(eb)
+              .select((r) => r.fn.countAll().as('n'))
+              .as('open_reports'),
+            queuedAt(eb).as('queued_at'),
+          ])
+          .execute();
+  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  const rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
 
   const trails = await categoryTrails(
     db,
@@ -232,7 +306,7 @@ export async function listModerationQueue(db: DB, filters: QueueFilters): Promis
       change_at: r.change_at ? toIso(r.change_at) : null,
     }),
   );
-  return { items, total, page, pages, perPage, counts, changes: changeCount };
+  return { items, next, total, perPage, counts, changes: changeCount };
 }
 
 /** One attribute of an ad, as the moderator reads it. */

@@ -3,7 +3,8 @@
 // revision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { type AdInput, createAd, resolveCategoryPath } from '../../server/domain/ads/placing.ts';
+import { decodeCursor } from '../../server/domain/admin/keyset.ts';
+import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads/placing.ts';
 import { moveAd } from '../../server/domain/ads/status.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { Invalid, NotFound } from '../../server/domain/errors.ts';
@@ -83,7 +84,7 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
     const page = await listModerationQueue(t.db, { status: 'pending' });
     expect(page.items.map((i) => i.title)).toEqual(['first', 'second', 'phone']);
     expect(page.counts).toMatchObject({ pending: 3, published: 1, rejected: 0 });
-    expect(page).toMatchObject({ total: 3, page: 1, pages: 1 });
+    expect(page).toMatchObject({ total: 3, next: null });
     const first = page.items[0];
     expect(first.categories.map((c) => c.slug)).toEqual(['cars', 'toyota']);
     expect(first).toMatchObject({ taxonomy: { slug: 'motors' }, city: { name_en: 'Tripoli' }, price: 1000 });
@@ -93,18 +94,38 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
   });
 
   it('keeps a resubmitted ad at the time it entered review again', async () => {
-    // `first` entered review before anything else; entering it again later moves it behind the others.
-    await t.db
-      .insertInto('ad_status_history')
-      .values({
-        ad_id: ids.first,
-        from_status: 'rejected',
-        to_status: 'pending',
-        created_at: new Date(Date.now() + DAY).toISOString(),
-      })
-      .execute();
+    // `first` entered review before anything else; rejected, then edited by its owner a day later,
+    // it enters review again and moves behind the others.
+    await moveAd(t.db, staff, ids.first, 'reject', { reason: 'duplicate' });
+    expect((await listModerationQueue(t.db, { status: 'pending' })).items.map((i) => i.title)).toEqual([
+      'second',
+      'phone',
+    ]);
+    const owner = await t.db.selectFrom('ads').select('user_id').where('id', '=', ids.first).executeTakeFirstOrThrow();
+    const path = await resolveCategoryPath(t.db, 'motors', ['cars', 'toyota']);
+    const later = new Date(Date.UTC(2026, 0, 2));
+    await updateAd(
+      t.db,
+      { moderation: 'pre', now: later },
+      { id: owner.user_id as string, ip: '10.0.0.1', userAgent: 'test' },
+      ids.first,
+      await listCategoryAttributes(t.db, path.category.slug),
+      {
+        title: 'first',
+        description: 'A description long enough for the form, edited.',
+        price_type: 'fixed',
+        price: 1000,
+        currency: 'LYD',
+        city: tripoli,
+        contact_phone: true,
+        contact_whatsapp: false,
+        photos: [],
+        attrs: { year: 2015, model: 'corolla' },
+      },
+    );
     const page = await listModerationQueue(t.db, { status: 'pending' });
     expect(page.items.map((i) => i.title)).toEqual(['second', 'phone', 'first']);
+    expect(page.items[2].queued_at).toBe(later.toISOString());
   });
 
   it('narrows by taxonomy, city and open reports; other tabs show the newest first', async () => {
@@ -114,10 +135,28 @@ describe.each(dialects)('the moderation queue on %s', (dialect) => {
     expect(await titles({ status: 'pending', cityId: benghazi })).toEqual(['second']);
     expect(await titles({ status: 'pending', reported: true })).toEqual(['phone']);
     expect((await listModerationQueue(t.db, { status: 'pending', reported: true })).counts.pending).toBe(1);
-    expect(await titles({ status: 'published' })).toEqual(['published']);
-    const paged = await listModerationQueue(t.db, { status: 'pending', perPage: 2, page: 9 });
-    expect(paged).toMatchObject({ page: 2, pages: 2 });
-    expect(paged.items).toHaveLength(1);
+    // Keyset pages: the first ends with a cursor, the second starts after it and is the last.
+    const one = await listModerationQueue(t.db, { status: 'pending', perPage: 2 });
+    expect(one.items.map((i) => i.title)).toEqual(['second', 'phone']);
+    const two = await listModerationQueue(t.db, { status: 'pending', perPage: 2, after: decodeCursor(one.next) });
+    expect(two.items.map((i) => i.title)).toEqual(['first']);
+    expect(two.next).toBeNull();
+    expect(two.total).toBe(3);
+    // The other tabs page newest first the same way.
+    await moveAd(t.db, staff, ids.second, 'approve');
+    const newest = await listModerationQueue(t.db, { status: 'published', perPage: 1 });
+    expect(newest.items.map((i) => i.title)).toEqual(['published']);
+    const older = await listModerationQueue(t.db, {
+      status: 'published',
+      perPage: 1,
+      after: decodeCursor(newest.next),
+    });
+    expect(older.items.map((i) => i.title)).toEqual(['second']);
+    expect(older.next).toBeNull();
+    expect(newest.counts).toMatchObject({ pending: 2, published: 2 });
+    // A filter the counters know matches nothing reads no rows.
+    expect(await titles({ status: 'published', cityId: benghazi, taxonomyId: motors })).toEqual(['second']);
+    expect(await titles({ status: 'rejected', cityId: benghazi })).toEqual([]);
   });
 
   it('gives the review page localised details, history and open reports', async () => {

@@ -16,8 +16,8 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconInbox } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { IconChevronRight, IconChevronsLeft, IconInbox } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import {
   DoneAlert,
@@ -43,6 +43,7 @@ import { actorOf } from '~/lib/staff.server.ts';
 import { useLocale } from '~/lib/use-locale.ts';
 import { isBulkIntent, queueSchema, rejectionReasonValue } from '~/lib/validation/moderation.ts';
 import type { AdStatus } from '../../../server/db/schema.ts';
+import { decodeCursor } from '../../../server/domain/admin/keyset.ts';
 import { listCityNames, listTaxonomies } from '../../../server/domain/catalog.ts';
 import { listModerationQueue, moveAds, type QueueItem } from '../../../server/domain/moderation.ts';
 import type { Route } from './+types/posts';
@@ -71,11 +72,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     reported: query.reported,
     ownerId: query.owner || undefined,
     changes: query.changes,
-    page: query.page,
+    after: decodeCursor(query.after),
   });
   return {
     meta: { title: t('admin:posts.title'), noindex: true },
-    query: { ...query, page: queue.page },
+    query,
     queue,
     taxonomies: taxonomies.map(({ slug, name_ar, name_en }) => ({ slug, name_ar, name_en })),
     cities: cities.map(({ slug, name_ar, name_en }) => ({ slug, name_ar, name_en })),
@@ -134,7 +135,7 @@ function StatusTabs({
           <Button
             key={s}
             component={Link}
-            to={to('/admin/posts') + queueSearch(query, { status: s, changes: false, page: 1 })}
+            to={to('/admin/posts') + queueSearch(query, { status: s, changes: false, after: '' })}
             variant={active ? 'filled' : 'default'}
             radius="xl"
             size="compact-md"
@@ -153,7 +154,7 @@ function StatusTabs({
           <Button
             key="changes"
             component={Link}
-            to={to('/admin/posts') + queueSearch(query, { changes: true, page: 1 })}
+            to={to('/admin/posts') + queueSearch(query, { changes: true, after: '' })}
             variant={query.changes ? 'filled' : 'default'}
             radius="xl"
             size="compact-md"
@@ -218,7 +219,7 @@ function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies:
                 component={Link}
                 to={
                   to('/admin/posts') +
-                  queueSearch(query, { taxonomy: '', city: '', reported: false, owner: '', page: 1 })
+                  queueSearch(query, { taxonomy: '', city: '', reported: false, owner: '', after: '' })
                 }
                 size="sm"
                 py={8}
@@ -233,46 +234,37 @@ function Filters({ query, taxonomies, cities }: { query: QueueQuery; taxonomies:
   );
 }
 
-function Pager({ query, pages }: { query: QueueQuery; pages: number }) {
+/** Keyset pages (server/domain/admin/keyset.ts): back to the first page, on to the next. */
+function Pager({ query, next }: { query: QueueQuery; next: string | null }) {
   const { t } = useT('admin');
   const { to } = useLocale();
-  if (pages <= 1) return null;
-  const href = (page: number) => to('/admin/posts') + queueSearch(query, { page });
-  const edge = (page: number, label: string, icon: ReactNode, side: 'left' | 'right') => {
-    const disabled = page < 1 || page > pages;
-    const props = side === 'left' ? { leftSection: icon } : { rightSection: icon };
-    return disabled ? (
-      <Button variant="default" radius="xl" disabled {...props}>
-        {label}
-      </Button>
-    ) : (
-      <Button
-        component={Link}
-        to={href(page)}
-        variant="default"
-        radius="xl"
-        rel={side === 'left' ? 'prev' : 'next'}
-        {...props}
-      >
-        {label}
-      </Button>
-    );
-  };
+  if (!query.after && next === null) return null;
+  const href = (after: string) => to('/admin/posts') + queueSearch(query, { after });
   return (
-    <Group component="nav" aria-label={t('posts.pagination')} justify="center" gap="sm">
-      {edge(
-        query.page - 1,
-        t('posts.previous'),
-        <IconChevronLeft className="mantine-rotate-rtl" size={16} aria-hidden />,
-        'left',
-      )}
-      <Text size="sm">{t('posts.page', { page: query.page, pages })}</Text>
-      {edge(
-        query.page + 1,
-        t('posts.next'),
-        <IconChevronRight className="mantine-rotate-rtl" size={16} aria-hidden />,
-        'right',
-      )}
+    <Group component="nav" aria-label={t('list.pages')} justify="center" gap="sm">
+      {query.after ? (
+        <Button
+          component={Link}
+          to={href('')}
+          variant="default"
+          radius="xl"
+          leftSection={<IconChevronsLeft className="mantine-rotate-rtl" size={16} aria-hidden />}
+        >
+          {t('list.first-page')}
+        </Button>
+      ) : null}
+      {next !== null ? (
+        <Button
+          component={Link}
+          to={href(next)}
+          variant="default"
+          radius="xl"
+          rel="next"
+          rightSection={<IconChevronRight className="mantine-rotate-rtl" size={16} aria-hidden />}
+        >
+          {t('list.next-page')}
+        </Button>
+      ) : null}
     </Group>
   );
 }
@@ -627,7 +619,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
       ) : (
         <QueueList items={queue.items} now={now} query={query} rights={rights} lastResult={actionData?.result} />
       )}
-      <Pager query={query} pages={queue.pages} />
+      <Pager query={query} next={queue.next} />
     </Stack>
   );
 }

@@ -21,6 +21,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Insertable, sql, type Transaction } from 'kysely';
 import { recountTaxonomy, recountUserAds } from '../../domain/ads/bookkeeping.ts';
+import { recountAll } from '../../domain/ads/counts.ts';
 import { slugify, valueRows } from '../../domain/ads/placing.ts';
 import { AD_RULES } from '../../domain/ads/rules.ts';
 import { adSearchRow, type CatalogueWords, loadCatalogueWords } from '../../domain/search/text-index.ts';
@@ -475,6 +476,8 @@ function planAd(ctx: PlanContext, index: number, id: number, status: AdStatus, o
     created_at: new Date(created),
     updated_at: new Date(last),
     deleted_at: status === 'deleted' ? new Date(last) : null,
+    // A pending ad's place in the moderation queue: when it entered review (migration 0028).
+    queued_at: status === 'pending' ? new Date(created) : null,
   };
   const photos =
     leaf.taxonomySlug === 'jobs'
@@ -784,6 +787,7 @@ const BULK_TABLES = {
     created_at: 'timestamptz',
     updated_at: 'timestamptz',
     deleted_at: 'timestamptz',
+    queued_at: 'timestamptz',
   },
   ad_attribute_values: {
     ad_id: 'int4',
@@ -885,6 +889,7 @@ function addToBatch(batch: Batch, p: PlannedAd, photo: StoredPhoto | undefined, 
     iso(a.created_at),
     iso(a.updated_at),
     iso(a.deleted_at),
+    iso(a.queued_at),
   );
   for (const v of p.values) {
     batch.ad_attribute_values.push(
@@ -1052,6 +1057,8 @@ export async function restoreAfterBulkLoad(db: DB): Promise<number> {
   // Text written without the triggers is not in the FTS5 index: index it all again.
   if (created.some((o) => o.type === 'trigger')) {
     await sql`insert into ad_search_fts(ad_search_fts) values ('rebuild')`.execute(db);
+    // And the counters of migration 0028 missed the rows written meanwhile.
+    await recountAll(db, 'sqlite');
   }
   rmSync(pending, { force: true });
   return created.length;
@@ -1090,9 +1097,9 @@ function sqliteWriter(rebuildIndexes: boolean): BulkWriter {
       // (as the batches go in, the text index's merges slowed the load down more and more).
       setAside = (
         await sql<SchemaObject>`
-          select type, name, sql from sqlite_schema where type = 'trigger' and tbl_name = 'ad_search' order by rowid`.execute(
-          trx,
-        )
+          select type, name, sql from sqlite_schema
+          where type = 'trigger' and (tbl_name = 'ad_search' or substr(name, 1, 10) = 'ad_counts_')
+          order by rowid`.execute(trx)
       ).rows;
       if (rebuildIndexes)
         setAside.push(...(await secondaryIndexes(trx, 'sqlite')).map((i) => ({ type: 'index' as const, ...i })));
@@ -1126,6 +1133,8 @@ function postgresWriter(rebuildIndexes: boolean): BulkWriter {
       // The word list of migration 0013 is written in one statement at the end, not by its trigger
       // 39 rows at a time per ad.
       await sql`alter table ad_search disable trigger ad_words_follow`.execute(trx);
+      // The counters of migration 0028 are counted once at the end (recountAll), not per batch.
+      await sql`alter table ads disable trigger ad_counts_insert`.execute(trx);
       if (!rebuildIndexes) return;
       const restore = await setIndexesAside(trx, 'postgres');
       // Foreign keys too: checking each row costs as much as writing it; checking them all at once
@@ -1174,6 +1183,7 @@ function postgresWriter(rebuildIndexes: boolean): BulkWriter {
         select unnest(tsvector_to_array(document)), ad_id from ad_search where ad_id >= ${first}`.execute(trx);
       await restoreIndexes(trx);
       await sql`alter table ad_search enable trigger ad_words_follow`.execute(trx);
+      await sql`alter table ads enable trigger ad_counts_insert`.execute(trx);
       // Ids were given explicitly: move the identity past them.
       await sql`select setval(pg_get_serial_sequence('ads', 'id'), (select max(id) from ads))`.execute(trx);
     },
@@ -1328,6 +1338,8 @@ export async function seedBulkAds(handle: Handle, options: BulkAdsOptions): Prom
     catalogue.taxonomies.map((t) => t.id),
     owners,
   );
+  // The counters of migration 0028, whose triggers the load set aside: counted from the rows.
+  await recountAll(db, dialect);
   // Fresh statistics for the query planner after a bulk load (SQLite has none until ANALYZE and
   // would otherwise walk a status index for "these 24 ids"; PostgreSQL's autovacuum is not instant).
   await sql`analyze`.execute(db);

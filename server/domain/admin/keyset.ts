@@ -72,7 +72,9 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   const rows = await q
     .orderBy(sql`${column} ${dir}`)
     .orderBy(sql`${id} ${dir}`)
-    .limit(options.limit + 1)
+    // A literal: SQLite plans a bound LIMIT as unknown, and may then sort the whole range instead
+    // of reading the index in order (the pending ads: a sort of 20 000 rows for a page of 20).
+    .limit(sql.lit(options.limit + 1))
     .execute();
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];

@@ -35,7 +35,11 @@ export async function announceAdChanges(db: DB, ids: number[]): Promise<void> {
   });
 }
 
-/** One line of the ad's status history, dated like the change it records. */
+/**
+ * One line of the ad's status history, dated like the change it records. An ad entering review also
+ * gets that moment as its place in the moderation queue (`ads.queued_at`, migration 0028): every
+ * move to `pending` writes its history line here.
+ */
 export async function recordStatus(
   trx: DB,
   adId: number,
@@ -52,6 +56,9 @@ export async function recordStatus(
       created_at: change.now,
     })
     .execute();
+  if (change.to === 'pending') {
+    await trx.updateTable('ads').set({ queued_at: change.now }).where('id', '=', adId).execute();
+  }
   // An ad going live is news for the saved searches it matches (server/domain/search/alerts.ts).
   if (change.to === 'published' && change.from !== 'published') {
     await enqueue(trx, 'alert-saved-searches', { adId });
