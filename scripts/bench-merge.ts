@@ -76,7 +76,7 @@ try {
   // ad's text row with the city's words.
   await db.updateTable('ads').set({ city_id: from, area_id: null }).execute();
   t = performance.now();
-  await updateCity(db, dialect, actor, from, place('bench-from', 'Oldtown', 'مدينةقديمة', 31, 13));
+  await updateCity(db, actor, from, place('bench-from', 'Oldtown', 'مدينةقديمة', 31, 13));
   const rename = secondsSince(t);
   const published = Number(
     (
