@@ -22,6 +22,8 @@ export interface NameWords {
 
 /** A category's words: those of its chain (its names, those above it, its taxonomy's), and each name of the chain. */
 export interface CategoryWords extends NameWords {
+  /** The words of the chain's names themselves (no stems). */
+  own: ReadonlySet<string>;
   /** Each name (in each language) of the category and of those above it, as its words, each with its stem. */
   names: NameWords[][];
 }
@@ -61,7 +63,8 @@ function catalogueNames(catalogue: CatalogueSnapshot): CatalogueNames {
       texts.push(at.name_ar, at.name_en);
       own.push(queryWords(searchTerms(at.name_ar)).map(withStem), queryWords(searchTerms(at.name_en)).map(withStem));
     }
-    categories.set(c.id, { ...nameWords(...texts), names: own });
+    const words = normalizeText(texts.join(' ')).split(' ');
+    categories.set(c.id, { ...nameWords(...texts), own: new Set(words), names: own });
   }
   const places = [
     ...catalogue.cities.map((c) => ({ ...nameWords(c.name_ar, c.name_en), keys: [c.id, ...c.merged].map(cityKey) })),

@@ -73,18 +73,21 @@ export function queryTextTerms(catalogue: CatalogueSnapshot, q: string): TextTer
 }
 
 /**
- * By category id, how well a query names the category: twice the number of its words the names of
+ * By category id, how well a query names the category: for each of its words that the names of
  * the category, its ancestors and its taxonomy say (in either language, as a word or its stem; the
- * last word as typed so far), plus one when the query says every word of the name of the category
- * or of one above it, in one language ("سيارات" names Cars and Toyota under it more than Car Parts,
- * "قطع غيار سيارات").
+ * last word as typed so far), three when it is one of those names' own words as typed, else two
+ * ("منازل" names Houses, whose name it is, more than Home & Garden, "المنزل", whose stem it shares);
+ * plus one when the query says every word of the name of the category or of one above it, in one
+ * language ("سيارات" names Cars and Toyota under it more than Car Parts, "قطع غيار سيارات").
  */
 export function namedCategories(catalogue: CatalogueSnapshot, terms: TextTerms): Uint8Array {
   const named = new Uint8Array(catalogue.categorySpan);
   const saidByQuery = (word: NameWords) => terms.some((_, i) => says(terms, i, word));
   for (const [id, chain] of categoryWords(catalogue)) {
     let n = 0;
-    for (let i = 0; i < terms.length; i++) n += says(terms, i, chain) ? 2 : 0;
+    for (let i = 0; i < terms.length; i++) {
+      if (says(terms, i, chain)) n += chain.own.has(terms[i]?.[0] as string) ? 3 : 2;
+    }
     if (n > 0 && chain.names.some((name) => name.length > 0 && name.every(saidByQuery))) n++;
     named[id] = n;
   }

@@ -81,7 +81,11 @@ export function optionText(words: CatalogueWords, ad: AdPlace): string {
 
 /** The ad's `terms` (see the top of this file): its catalogue keys, then its option labels. */
 export function catalogueText(words: CatalogueWords, ad: AdPlace): string {
-  const keys = [categoryKey(ad.category_id), cityKey(ad.city_id), ...(ad.area_id === null ? [] : [areaKey(ad.area_id)])];
+  const keys = [
+    categoryKey(ad.category_id),
+    cityKey(ad.city_id),
+    ...(ad.area_id === null ? [] : [areaKey(ad.area_id)]),
+  ];
   const options = optionText(words, ad);
   return options === '' ? keys.join(' ') : `${keys.join(' ')} ${options}`;
 }
