@@ -90,9 +90,12 @@ try {
   const before = await published('category=cars');
   // Published ads of Cars (and below) whose text matches a word as search reads it (the catalogue's
   // keys included), counted in the text index itself: a search stops counting at TEXT_MATCH_CAP.
-  const named = async (word: string) => {
+  // `own`: by the ads' own words alone (the catalogue's keys, which start with taa marbuta, left out):
+  // the moved ads came from every section, so some say a taxonomy's name in their own text.
+  const named = async (word: string, own = false) => {
     const catalogue = await engine.catalogue();
-    const terms = queryTextTerms(catalogue, word);
+    const keyed = queryTextTerms(catalogue, word);
+    const terms = own ? keyed.map((forms) => forms.filter((f) => !f.startsWith('\u0629'))) : keyed;
     const scope = catalogue.categoryBySlug.get('cars')?.subtree ?? [];
     const r =
       handle.dialect === 'postgres'
@@ -106,7 +109,8 @@ try {
   };
   // The taxonomies' names in Arabic ("سيارات ومركبات": its second word is in no seeded ad's text).
   const words = { motors: 'مركبات', property: 'عقارات' };
-  if ((await named(words.motors)) !== before || (await named(words.property)) !== 0) {
+  const ownWords = { motors: await named(words.motors, true), property: await named(words.property, true) };
+  if ((await named(words.motors)) !== before || (await named(words.property)) !== ownWords.property) {
     throw new Error('the setup is not what the bench expects: search by the taxonomies’ names');
   }
 
@@ -135,6 +139,7 @@ try {
     const served = await published(`category=cars&q=${encodeURIComponent(newWord)}`);
     const byNew = await named(newWord);
     const byOld = await named(oldWord);
+    const byOldOwn = target.taxonomyId === property ? ownWords.motors : ownWords.property;
     const searches = seconds(searchStarted);
     const right = seconds(started);
     // The ad sitemap's path prefix of Toyota (adPathPrefixes in server/domain/sitemap.ts, which
@@ -152,7 +157,8 @@ try {
       `${label}: ${impact.ads} ads, move ${move.toFixed(1)} s (target ≤ ${CATEGORY_MOVE_TARGET_S} s), ` +
         `searches after it ${searches.toFixed(2)} s: search right ${right.toFixed(1)} s after the move began ` +
         `(load average ${load} before it); scope ${after}/${before} published ads, in the taxonomy ${inTaxonomy}, ` +
-        `by the new taxonomy's name ${byNew} (the search lists ${served}), by the old one's ${byOld}; ` +
+        `by the new taxonomy's name ${byNew} (the search lists ${served}), by the old one's ${byOld} ` +
+        `(as many as say it in their own text: ${byOldOwn}); ` +
         `sitemap prefix ${prefix}; ` +
         `words jobs left ${jobs.length}`,
     );
@@ -162,7 +168,7 @@ try {
       inTaxonomy !== before ||
       byNew !== before ||
       served === 0 ||
-      byOld !== 0 ||
+      byOld !== byOldOwn ||
       prefix !== expected ||
       jobs.length > 0
     ) {
