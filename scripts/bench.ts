@@ -45,10 +45,8 @@ import { parseSearchQuery } from '../app/lib/search-query.ts';
 import { loadConfig } from '../server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../server/db/index.ts';
 import { fts5Query, tsQuery } from '../server/db/text-search.ts';
-import { textTerms } from '../server/domain/search/analyzer.ts';
-import { searchTerms } from '../server/domain/search/normalize.ts';
 import { measureRelevance } from '../server/domain/search/quality/evaluate.ts';
-import { search, searchEngine } from '../server/domain/search/service.ts';
+import { queryTextTerms, search, searchEngine } from '../server/domain/search/service.ts';
 import { suggest, titleWordsReady } from '../server/domain/search/suggest.ts';
 import { BENCH_STATIC, precompressDirectory } from '../server/http/static-files.ts';
 import { type AdminBench, adminChecks, benchAdmin, printAdminBench } from './bench-admin.ts';
@@ -193,9 +191,12 @@ interface ServiceRow {
 
 const cpu2ms = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
-/** Published ads whose text matches `word` as the service reads it (every word, the last a prefix). */
+/**
+ * Published ads whose text matches `word` as the service reads it (every word, the last a prefix;
+ * the keys of the categories and places it names).
+ */
 async function textMatches(handle: DatabaseHandle, word: string): Promise<number> {
-  const terms = textTerms(searchTerms(word));
+  const terms = queryTextTerms(await searchEngine(handle).catalogue(), word);
   const r =
     handle.dialect === 'postgres'
       ? await sql<{ n: string }>`select count(*) as n from ad_search s join ads a on a.id = s.ad_id

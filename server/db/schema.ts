@@ -623,8 +623,7 @@ export interface Database {
   company_members: CompanyMembersTable;
   badges: BadgesTable;
   badge_grants: BadgeGrantsTable;
-  /** Normalised words of each ad's title and description (the text index's source). */
-  /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016. */
+  /** The text index's source (server/domain/search/text-index.ts); `terms` and `stems` since migration 0016, catalogue keys in `terms` since 0029. */
   ad_search: {
     ad_id: number;
     title: string;
@@ -634,6 +633,10 @@ export interface Database {
   };
   /** PostgreSQL only: each (word, ad) pair of `ad_search`, kept by a trigger (migration 0013). */
   ad_words: { word: string; ad_id: number };
+  /** Cities merged into another (`id`: the merged city's; migration 0029): their keys in the text index mean `city_id`. */
+  merged_cities: { id: number; city_id: number };
+  /** Areas merged into another, likewise. */
+  merged_areas: { id: number; area_id: number };
 }
 
 export type TaxonomyRow = Selectable<TaxonomiesTable>;

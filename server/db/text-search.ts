@@ -1,8 +1,8 @@
 // The dialect half of text search (docs/architecture.md: dialect differences live in server/db/): matching a query's
 // terms (server/domain/search/analyzer.ts: each word with the forms that match it) against the ad
-// text index of migrations 0008 and 0016. Every word must match by one of its forms, the last word's
-// first form as a prefix (the user may still be typing it). For relevance, the ad's own title weighs
-// most, then the words its category and place give it, then stems, then its description (SQLite
+// text index of migrations 0008, 0016 and 0029. Every word must match by one of its forms, the last
+// word's first form as a prefix (the user may still be typing it). For relevance, the ad's own title
+// weighs most, then its catalogue keys and option labels, then stems, then its description (SQLite
 // bm25 10 : 5 : 2 : 1, PostgreSQL weights A : B : C : D = 1 : 0.5 : 0.2 : 0.1).
 import { sql } from 'kysely';
 import { type TextTerms, textTerms } from '../domain/search/analyzer.ts';
@@ -16,7 +16,10 @@ export interface TextMatch {
   score: number;
 }
 
-/** A query as text, or its terms already made (with the catalogue's near spellings). */
+/**
+ * A query as text (its own words only), or its terms already made (with the catalogue's near
+ * spellings and the keys of what its words name: `queryTextTerms`, server/domain/search/service.ts).
+ */
 export type TextQuery = string | TextTerms;
 
 const termsOf = (query: TextQuery): TextTerms => (typeof query === 'string' ? textTerms(searchTerms(query)) : query);

@@ -1,8 +1,7 @@
 // The catalogue editor's rules (docs/product/back-office.md, "Catalogue") on both dialects: create,
-// rename (old slugs kept), move (ads' taxonomy and words follow, the figure confirmed), reorder,
-// switch off (the ads leave search), attributes of every type, refusals, and what follows an edit
-// (text index words, search, saved searches' keys, sitemap paths).
-import { sql } from 'kysely';
+// rename (old slugs kept), move (ads' taxonomy follows, the figure confirmed), reorder, switch off
+// (the ads leave search), attributes of every type, refusals, and what follows an edit (search by
+// the new words at once with no text row written, saved searches' keys, sitemap paths).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../../app/lib/search-query.ts';
 import { attributeSchema } from '../../app/lib/validation/catalogue.ts';
@@ -13,6 +12,7 @@ import { refreshSavedSearches, rewriteAdTermsJob } from '../../server/domain/adm
 import { Invalid } from '../../server/domain/errors.ts';
 import { saveSearch } from '../../server/domain/search/saved.ts';
 import { resolveQuery, search, searchEngine } from '../../server/domain/search/service.ts';
+import { categoryKey } from '../../server/domain/search/text-index.ts';
 import { adPathPrefixes } from '../../server/domain/sitemap.ts';
 import { insertMember } from '../support/ad-fixtures.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.ts';
@@ -104,35 +104,11 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       name_en: 'Vessels',
       icon: 'sailboat',
     });
-    // The ads' words follow in a job, a batch at a time.
-    const stale = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
-    expect(stale.terms).toContain('boats');
-    expect(await runTermJobs()).toBe(1);
-    const terms = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
-    expect(terms.terms).toContain('vessels');
-    expect(terms.terms).not.toContain('boats');
-    if (dialect === 'postgres') {
-      // `ad_words` follows the row's words, changed ones only (migration 0026): the same set.
-      const { rows } = await sql<{ missing: number; extra: number }>`
-        select
-          (select count(*) from unnest(tsvector_to_array((select document from ad_search where ad_id = ${ad}))) w
-            where not exists (select 1 from ad_words a where a.ad_id = ${ad} and a.word = w))::int as missing,
-          (select count(*) from ad_words a where a.ad_id = ${ad}
-            and not a.word = any(tsvector_to_array((select document from ad_search where ad_id = ${ad}))))::int as extra`.execute(
-        t.db,
-      );
-      expect(rows[0]).toEqual({ missing: 0, extra: 0 });
-      expect(
-        (
-          await t.db
-            .selectFrom('ad_words')
-            .select('word')
-            .where('ad_id', '=', ad)
-            .where('word', '=', 'vessels')
-            .execute()
-        ).length,
-      ).toBe(1);
-    }
+    // No ad's text row is written (it names the category by its id) and no job is left.
+    const row = await t.db.selectFrom('ad_search').select('terms').where('ad_id', '=', ad).executeTakeFirstOrThrow();
+    expect(row.terms).toContain(categoryKey(await categoryId('jet-skis-test')));
+    expect(row.terms).not.toMatch(/boats|vessels/);
+    expect(await runTermJobs()).toBe(0);
     // The search follows at once (the engine made its snapshot and text candidates again).
     expect(await total('q=vessels')).toBe(1);
     expect(await total('q=boats')).toBe(0);
@@ -186,9 +162,11 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       { slug: 'vessels-test', parent_id: cars, depth: 1, taxonomy_id: motors },
       { slug: 'jet-skis-test', parent_id: vessels, depth: 2, taxonomy_id: motors },
     ]);
-    // The ads' words now hold "cars" (their new ancestor), and a search in cars finds them.
-    expect(await runTermJobs()).toBe(1);
+    // A search in cars finds them, and so does its name (their new ancestor's) with no job.
+    expect(await runTermJobs()).toBe(0);
     expect(await total('category=cars&q=yamaha')).toBe(1);
+    expect(await total('q=cars yamaha')).toBe(1);
+    expect(await total('q=سيارات')).toBeGreaterThanOrEqual(2);
     // Into its own subtree: refused.
     const loop = await admin
       .moveCategory(t, actor, vessels, { taxonomyId: null, parentId: await categoryId('jet-skis-test') }, 2)
@@ -234,8 +212,11 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 5));
     const out = await admin.moveCategory(t, actor, vessels, { taxonomyId: property, parentId: null }, 2);
     expect(out.done).toBe(true);
-    // Their words (now "property", no longer "motors") follow in the job.
-    expect(await runTermJobs(0)).toBe(1);
+    // Found by the words of their new taxonomy at once ("property", no longer "motors"), no job.
+    expect(await runTermJobs(0)).toBe(0);
+    expect(await total('q=property yamaha')).toBe(1);
+    expect(await total('q=عقارات')).toBeGreaterThanOrEqual(2);
+    expect(await total('q=motors yamaha')).toBe(0);
     const after = await t.db
       .selectFrom('ads')
       .select(['id', 'taxonomy_id', 'updated_at'])

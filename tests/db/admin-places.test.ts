@@ -71,8 +71,8 @@ describe.each(dialects)('back office places, jobs and settings on %s', (dialect)
     await expect(createCity(t.db, actor, place('zzz-one', 'Again'))).rejects.toMatchObject({
       errors: { slug: ['slug-taken'] },
     });
-    expect(await updateCity(t.db, dialect, actor, a, { ...place('zzz-one', 'Zedone'), lat: 30.5 })).toBe(true);
-    expect(await updateCity(t.db, dialect, actor, a, { ...place('zzz-one', 'Zedone'), lat: 30.5 })).toBe(false);
+    expect(await updateCity(t.db, actor, a, { ...place('zzz-one', 'Zedone'), lat: 30.5 })).toBe(true);
+    expect(await updateCity(t.db, actor, a, { ...place('zzz-one', 'Zedone'), lat: 30.5 })).toBe(false);
     expect((await revisions('city', a)).map((r) => r.action)).toEqual(['create', 'update']);
     expect((await revisions('city', b)).map((r) => r.action)).toEqual(['create', 'move']);
     await deleteCity(t.db, actor, a);
@@ -200,7 +200,7 @@ describe.each(dialects)('back office places, jobs and settings on %s', (dialect)
     const ad = await placeSearchAd(t, { title: 'شيء', category: 'toyota', city: 'moved-city' });
     await search(t, q(''));
     engine.forgetCatalogue();
-    await updateCity(t.db, dialect, actor, city, { ...place('moved-city', 'Movedcity'), lat: 29, lng: 17 });
+    await updateCity(t.db, actor, city, { ...place('moved-city', 'Movedcity'), lat: 29, lng: 17 });
     // The first search after the change reads the catalogue, sees the city moved and rebuilds.
     let lat = 0;
     for (let i = 0; i < 50 && Math.abs(lat - 29) > 0.5; i++) {

@@ -107,7 +107,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   switch (intent) {
     case 'city-update':
       return handle(placeSchema, async (value) => {
-        await updateCity(database, dialect, actor, id, value);
+        await updateCity(database, actor, id, value);
         return redirectWithFlash(here, 'admin-saved');
       });
     case 'city-delete':
@@ -128,7 +128,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case 'area-update': {
       const areaId = area();
       return handle(placeSchema, async (value) => {
-        await updateArea(database, dialect, actor, id, areaId, value);
+        await updateArea(database, actor, id, areaId, value);
         return redirectWithFlash(here, 'admin-saved');
       });
     }

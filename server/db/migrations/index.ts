@@ -28,6 +28,7 @@ import * as m0025 from './0025_banners.ts';
 import * as m0026 from './0026_category_redirects.ts';
 import * as m0027 from './0027_admin_insight.ts';
 import * as m0028 from './0028_ad_counts.ts';
+import * as m0029 from './0029_catalogue_keys.ts';
 import * as m0030 from './0030_company_packages.ts';
 import type { Migration } from './helpers.ts';
 
@@ -60,5 +61,6 @@ export const migrations: Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0029,
   m0030,
 ];

@@ -1,12 +1,15 @@
 // What follows a staff edit of the catalogue (docs/product/back-office.md, "Catalogue"), besides the
 // rows themselves:
 //
-// - in the transaction: a job that writes again the text index's catalogue words of the ads whose
-//   words changed (`rewrite-ad-terms`: a category renamed or moved, every ad below it; an option
-//   relabelled, the ads holding it; server/domain/search/text-index.ts), a batch at a time, each
-//   batch setting the ads' `updated_at` so every process's search re-reads them (the ads of a
-//   removed option are rewritten in the transaction itself: their values go with it); and a job
-//   that re-derives saved searches' alert keys (`refresh-saved-searches`, below);
+// - in the transaction: a job that writes again the text index's option words of the ads holding
+//   an option relabelled (`rewrite-ad-terms`; server/domain/search/text-index.ts), a batch at a
+//   time, each batch setting the ads' `updated_at` so every process's search re-reads them (the
+//   ads of a removed option are rewritten in the transaction itself: their values go with it); and
+//   a job that re-derives saved searches' alert keys (`refresh-saved-searches`, below). A category
+//   renamed or moved writes no ad's text row: the index names an ad's category by its id, and a
+//   query reads the names from the catalogue (server/domain/search/catalogue-keys.ts). The
+//   category form of the job (`categoryIds`) is what edits queued before migration 0029; it
+//   writes those ads' rows in the form the index has now;
 // - after commit: the search service's catalogue snapshot and index made again
 //   (server/domain/search/service.ts, `catalogueChanged`), the alerts' snapshot forgotten, and the
 //   page cache emptied (server/domain/catalogue-changes.ts). The sitemap is read from the tables at
@@ -21,7 +24,7 @@ import { forgetAlertsCatalogue } from '../search/alerts.ts';
 import { loadCatalogueSnapshot } from '../search/catalogue.ts';
 import { queryOf, savedSearchKeys } from '../search/saved.ts';
 import { resolveQuery, searchEngine } from '../search/service.ts';
-import { adPlaces, catalogueText, loadCatalogueWords, stemsOf } from '../search/text-index.ts';
+import { adPlaces, catalogueText, loadCatalogueWords, optionText, stemsOf } from '../search/text-index.ts';
 
 /** Ads whose text-index row is rewritten per statement. */
 const TERMS_BATCH = 1000;
@@ -97,9 +100,9 @@ export async function rewriteAdTermsJob(
 }
 
 /**
- * Writes again the catalogue words (`terms`, `stems`) of the text index's rows of these ads, from
- * the catalogue as `tx` sees it (the edit already made). In id order, TERMS_BATCH ads per update;
- * a row whose words did not change is left alone. Returns how many rows changed.
+ * Writes again the catalogue keys and option words (`terms`, `stems`) of the text index's rows of
+ * these ads, from the catalogue as `tx` sees it (the edit already made). In id order, TERMS_BATCH
+ * ads per update; a row whose words did not change is left alone. Returns how many rows changed.
  */
 export async function rewriteAdTerms(tx: DB, set: AdSet): Promise<number> {
   if ('categoryIds' in set ? set.categoryIds.length === 0 : set.adIds.length === 0) return 0;
@@ -134,7 +137,7 @@ export async function rewriteAdTerms(tx: DB, set: AdSet): Promise<number> {
       if (!place) continue;
       const terms = catalogueText(words, place);
       if (terms === r.terms) continue;
-      updates.push({ id: r.ad_id, terms, stems: stemsOf(r.title, r.body, terms) });
+      updates.push({ id: r.ad_id, terms, stems: stemsOf(r.title, r.body, optionText(words, place)) });
     }
     if (updates.length > 0) {
       // One statement per batch: a list of values joined to the rows (both databases).

@@ -570,8 +570,8 @@ async function categoryRow(db: DB, id: number): Promise<CategoryRow> {
 }
 
 /**
- * Renames a category (names, slug, icon). A new slug keeps the old one as a redirect; new names
- * rewrite the catalogue words of the ads below it.
+ * Renames a category (names, slug, icon). A new slug keeps the old one as a redirect; the ads below
+ * it are found by its new names at once (search reads them from the catalogue: no ad changes).
  */
 export async function updateCategory(
   handle: DatabaseHandle,
@@ -605,7 +605,6 @@ export async function updateCategory(
       .returningAll()
       .executeTakeFirstOrThrow();
     const tree = await loadTree(tx);
-    if (changes.name_ar || changes.name_en) await enqueueTermsRewrite(tx, { categoryIds: tree.subtree(id) });
     await recordRevision(tx, actor, { type: 'category', id }, 'update', changes);
     await followCatalogueEdit(handle, tx, hooks, { savedSearches: !!changes.slug });
     return toAdminCategory(row, tree.childrenOf(row.taxonomy_id, id).length);
@@ -700,17 +699,21 @@ export async function moveCategory(
     }
     const taxonomyChanged = taxonomyId !== before.taxonomy_id;
     if (taxonomyChanged) {
-      // The ads' `updated_at` is set by the batches that write their words again (below): search
-      // scopes ads by their category's place in the catalogue, which every process reads again.
+      // Their addresses changed: dated now for the sitemap. Search scopes ads by their category's
+      // place in the catalogue, which every process reads again, and finds them by its names
+      // through their category's key (server/domain/search/catalogue-keys.ts): no text row changes.
       await withLargeCache(tx, handle.dialect, () =>
-        tx.updateTable('ads').set({ taxonomy_id: taxonomyId }).where('category_id', 'in', subtree).execute(),
+        tx
+          .updateTable('ads')
+          .set({ taxonomy_id: taxonomyId, updated_at: at })
+          .where('category_id', 'in', subtree)
+          .execute(),
       );
       await recountTaxonomy(tx, before.taxonomy_id);
       await recountTaxonomy(tx, taxonomyId);
     } else {
       await recountTaxonomy(tx, taxonomyId);
     }
-    await enqueueTermsRewrite(tx, { categoryIds: subtree });
     await recordRevision(tx, actor, { type: 'category', id }, 'move', {
       taxonomy_id: [before.taxonomy_id, taxonomyId],
       parent_id: [before.parent_id, parentId],

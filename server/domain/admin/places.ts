@@ -1,22 +1,24 @@
 // Cities and their areas in the back office (docs/product/back-office.md, "Cities"): list, add,
 // edit (names, slug, coordinates), order, delete and merge. A city or area that still has ads
 // (in any status: the rows keep their place) is never deleted; it is merged into another, which
-// moves its ads in one transaction together with everything that names the place: the ads' text
-// index rows (their place words), saved searches and their alert keys, members' cities. Search
-// follows through the ads' `updated_at` (ADR 0008), the sitemap through the same dates, and this
-// process's page cache and search catalogue through `catalogueChanged` once committed.
+// moves its ads in one transaction together with everything that names the place: saved searches
+// and their alert keys, members' cities, and the merged place's id kept as the other's
+// (`merged_cities`, `merged_areas`, migration 0029). The text index names an ad's place by its id,
+// not by its names (server/domain/search/text-index.ts), so a rename or a merge writes none of its
+// rows: a query saying the place's names reads its keys, the merged ones' included
+// (server/domain/search/catalogue-keys.ts). Search follows through the ads' `updated_at` (ADR
+// 0008), the sitemap through the same dates, and this process's page cache and search catalogue
+// through `catalogueChanged` once committed.
 
-import { type Insertable, sql } from 'kysely';
 import { CITY_SORTS, type CitySort } from '../../../app/lib/admin-lists.ts';
+import { withLargeCache } from '../../db/cache-size.ts';
 import type { DB, DialectName } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
 import { type Tx, withTransaction } from '../../db/transaction.ts';
 import { toNumber } from '../../db/values.ts';
 import type { Actor } from '../ads/rules.ts';
 import { changedFields, recordRevision } from '../audit.ts';
 import { catalogueChanged } from '../catalogue-changes.ts';
 import { Invalid, NotFound } from '../errors.ts';
-import { adPlaces, catalogueText, loadCatalogueWords, stemsOf } from '../search/text-index.ts';
 import { type Cursor, containsAny, decodeCursor, keysetPage } from './keyset.ts';
 
 export type PlaceInput = {
@@ -203,13 +205,11 @@ export async function createArea(db: DB, actor: Actor, cityId: number, input: Pl
 
 /**
  * Edits a city's or area's names, slug and coordinates (`cityId`: the area's city, checked).
- * A renamed place changes the words its ads are found by: their text rows are written again and
- * their `updated_at` moves (search, its text cache and the sitemap follow). Returns whether
- * anything changed.
+ * A renamed place's ads are found by its new names at once (the search reads them from the
+ * catalogue) and no ad changes. Returns whether anything changed.
  */
 async function updatePlace(
   db: DB,
-  dialect: DialectName,
   actor: Actor,
   table: PlaceTable,
   id: number,
@@ -237,24 +237,18 @@ async function updatePlace(
     if (changes.slug) await checkSlug(tx, table, input.slug, id);
     await tx.updateTable(table).set(input).where('id', '=', id).execute();
     await recordRevision(tx, actor, subjectOf(table, id), 'update', changes);
-    if (changes.name_ar || changes.name_en) {
-      // Their ads are found by the place's names: their text rows are written again.
-      const column = table === 'cities' ? 'city_id' : 'area_id';
-      const ids = (await tx.selectFrom('ads').select('id').where(column, '=', id).execute()).map((r) => r.id);
-      await touchAds(tx, dialect, ids, new Date(), { dates: true });
-    }
-    // Moved coordinates reach the map when the search engine sees the catalogue change (it builds
+    // New names and moved coordinates reach the map when the search engine sees the catalogue change (it builds
     // its index again: server/domain/search/service.ts).
     announce(tx, afterCommit);
     return true;
   });
 }
 
-export const updateCity = (db: DB, dialect: DialectName, actor: Actor, id: number, input: PlaceInput) =>
-  updatePlace(db, dialect, actor, 'cities', id, input);
+export const updateCity = (db: DB, actor: Actor, id: number, input: PlaceInput) =>
+  updatePlace(db, actor, 'cities', id, input);
 
-export const updateArea = (db: DB, dialect: DialectName, actor: Actor, cityId: number, id: number, input: PlaceInput) =>
-  updatePlace(db, dialect, actor, 'areas', id, input, cityId);
+export const updateArea = (db: DB, actor: Actor, cityId: number, id: number, input: PlaceInput) =>
+  updatePlace(db, actor, 'areas', id, input, cityId);
 
 /**
  * Moves a city (or an area among its city's areas) one place up or down the display order: the
@@ -339,115 +333,56 @@ export async function deleteArea(db: DB, actor: Actor, cityId: number, id: numbe
   });
 }
 
-/** Ads whose text rows are written per statement when a merge moves them. */
-const TEXT_BATCH = 2_000;
-
 /**
- * SQLite's page cache while a merge or rename rewrites many ads (KiB; SQLite's default is 2 MB):
- * with the default, 100 000 ads' rows and their text index pages are read back from disk again
- * and again. Per connection, set back afterwards.
+ * Moves the ads of one place to another (`column`: city or area), dated now so every process's
+ * search index re-reads them and the sitemap's chunks move. Returns how many moved.
  */
-const BULK_CACHE_KIB = 262_144;
-
-async function withBulkCache<T>(tx: Tx, dialect: DialectName, fn: () => Promise<T>): Promise<T> {
-  if (dialect !== 'sqlite') return fn();
-  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(tx);
-  const before = Number(rows[0]?.cache_size ?? -2000);
-  await sql.raw(`pragma cache_size = ${-BULK_CACHE_KIB}`).execute(tx);
-  try {
-    return await fn();
-  } finally {
-    await sql.raw(`pragma cache_size = ${before}`).execute(tx);
-  }
-}
-
-/**
- * Writes these ads' text rows again with the place words they have now, and with `dates` marks
- * them changed (`updated_at`: search, its text cache and the sitemap follow; a merge sets it in
- * its own update). In id order, so the text index is written in its own order.
- */
-async function touchAds(
+async function moveAds(
   tx: Tx,
   dialect: DialectName,
-  ids: number[],
+  column: 'city_id' | 'area_id',
+  from: number,
+  into: number,
   now: Date,
-  options: { dates: boolean },
-): Promise<void> {
-  if (ids.length === 0) return;
-  const sorted = [...ids].sort((a, b) => a - b);
-  const catalogue = await loadCatalogueWords(tx);
-  const stems = memoStems();
-  await withBulkCache(tx, dialect, async () => {
-    for (let i = 0; i < sorted.length; i += TEXT_BATCH) {
-      const batch = sorted.slice(i, i + TEXT_BATCH);
-      if (options.dates) await tx.updateTable('ads').set({ updated_at: now }).where('id', 'in', batch).execute();
-      const [texts, places] = await Promise.all([
-        tx.selectFrom('ad_search').select(['ad_id', 'title', 'body', 'terms']).where('ad_id', 'in', batch).execute(),
-        adPlaces(tx, batch),
-      ]);
-      const rows: Pick<Insertable<Database['ad_search']>, 'ad_id' | 'terms' | 'stems'>[] = [];
-      for (const t of texts) {
-        const place = places.get(t.ad_id);
-        if (!place) continue;
-        const terms = catalogueText(catalogue, place);
-        if (terms === t.terms) continue;
-        rows.push({ ad_id: t.ad_id, terms, stems: stems(t.title, t.body, terms) });
-      }
-      await writeTerms(tx, dialect, rows);
-    }
-  });
+): Promise<number> {
+  const result = await withLargeCache(tx, dialect, () =>
+    tx
+      .updateTable('ads')
+      .set({ [column]: into, updated_at: now })
+      .where(column, '=', from)
+      .executeTakeFirst(),
+  );
+  return Number(result.numUpdatedRows);
 }
 
 /**
- * `stemsOf` (./../search/text-index.ts) with each word's stem kept: the ads of a city share most
- * of their words, and stemming is most of a rewrite's work in this process.
+ * Keeps the id of a place merged away as one of `into`'s (the text index's rows of its ads name it
+ * until they are next written), with those merged into it before.
  */
-function memoStems(): (...texts: string[]) => string {
-  const known = new Map<string, string>();
-  return (...texts) => {
-    const out = new Set<string>();
-    for (const text of texts) {
-      for (const word of text.split(' ')) {
-        if (word === '') continue;
-        let s = known.get(word);
-        if (s === undefined) {
-          s = stemsOf(word);
-          known.set(word, s);
-        }
-        if (s !== '') out.add(s);
-      }
-    }
-    return [...out].join(' ');
-  };
-}
-
-/** Writes the terms and stems of these text rows: one statement per batch on PostgreSQL. */
-async function writeTerms(
-  tx: Tx,
-  dialect: DialectName,
-  rows: Pick<Insertable<Database['ad_search']>, 'ad_id' | 'terms' | 'stems'>[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  if (dialect === 'postgres') {
-    await sql`
-      update ad_search s set terms = v.terms, stems = v.stems
-      from unnest(${rows.map((r) => r.ad_id)}::int[], ${rows.map((r) => r.terms)}::text[], ${rows.map((r) => r.stems)}::text[])
-        as v(ad_id, terms, stems)
-      where s.ad_id = v.ad_id`.execute(tx);
-    return;
+async function keepMergedId(tx: Tx, kind: 'city' | 'area', from: number, into: number) {
+  if (kind === 'city') {
+    await tx.updateTable('merged_cities').set({ city_id: into }).where('city_id', '=', from).execute();
+    await tx
+      .insertInto('merged_cities')
+      .values({ id: from, city_id: into })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ city_id: into }))
+      .execute();
+  } else {
+    await tx.updateTable('merged_areas').set({ area_id: into }).where('area_id', '=', from).execute();
+    await tx
+      .insertInto('merged_areas')
+      .values({ id: from, area_id: into })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ area_id: into }))
+      .execute();
   }
-  // SQLite: one statement over the batch as JSON (the FTS triggers follow row by row).
-  await sql`
-    update ad_search set terms = v.value ->> '$.terms', stems = v.value ->> '$.stems'
-    from json_each(${JSON.stringify(rows)}) v
-    where ad_search.ad_id = v.value ->> '$.ad_id'`.execute(tx);
 }
 
 /**
  * Merges city `from` into city `into`: every ad of `from` moves to `into` (in one transaction,
- * with their text rows and dates), the areas of `from` become areas of `into` (after its own, in
- * their order: an ad keeps its area), saved searches and members naming `from` name `into`, and
- * `from` is deleted. Returns how many ads moved.
+ * with their dates; their text rows keep `from`'s key, which now means `into`), the areas of
+ * `from` become areas of `into` (after its own, in their order: an ad keeps its area), saved
+ * searches and members naming `from` name `into`, and `from` is deleted. Returns how many ads
+ * moved.
  */
 export async function mergeCity(
   db: DB,
@@ -465,8 +400,7 @@ export async function mergeCity(
     ]);
     if (!source) throw new NotFound('errors.not-found');
     if (!target) throw new Invalid({ into: ['in'] });
-    const ids = (await tx.selectFrom('ads').select('id').where('city_id', '=', from).execute()).map((r) => r.id);
-    await tx.updateTable('ads').set({ city_id: into, updated_at: now }).where('city_id', '=', from).execute();
+    const moved = await moveAds(tx, dialect, 'city_id', from, into, now);
 
     const areas = await tx
       .selectFrom('areas')
@@ -486,19 +420,19 @@ export async function mergeCity(
     }
     await tx.updateTable('users').set({ city_id: into }).where('city_id', '=', from).execute();
     await moveSavedSearches(tx, { city: [source.slug, target.slug], cityId: [from, into] });
-    await touchAds(tx, dialect, ids, now, { dates: false });
+    await keepMergedId(tx, 'city', from, into);
     await tx.deleteFrom('cities').where('id', '=', from).execute();
     await recordRevision(tx, actor, subjectOf('cities', from), 'merge', {
       merged_into: [null, into],
-      ads: [ids.length, 0],
+      ads: [moved, 0],
       areas: [areas.map((a) => a.id), []],
     });
     await recordRevision(tx, actor, subjectOf('cities', into), 'merge-in', {
       merged_from: [null, from],
-      ads: [null, ids.length],
+      ads: [null, moved],
     });
     announce(tx, afterCommit);
-    return ids.length;
+    return moved;
   });
 }
 
@@ -520,21 +454,20 @@ export async function mergeArea(
     ]);
     if (!source) throw new NotFound('errors.not-found');
     if (!target) throw new Invalid({ into: ['in'] });
-    const ids = (await tx.selectFrom('ads').select('id').where('area_id', '=', from).execute()).map((r) => r.id);
-    await tx.updateTable('ads').set({ area_id: into, updated_at: now }).where('area_id', '=', from).execute();
+    const moved = await moveAds(tx, dialect, 'area_id', from, into, now);
     await moveSavedSearches(tx, { area: [source.slug, target.slug], areaId: [from, into] });
-    await touchAds(tx, dialect, ids, now, { dates: false });
+    await keepMergedId(tx, 'area', from, into);
     await tx.deleteFrom('areas').where('id', '=', from).execute();
     await recordRevision(tx, actor, subjectOf('areas', from), 'merge', {
       merged_into: [null, into],
-      ads: [ids.length, 0],
+      ads: [moved, 0],
     });
     await recordRevision(tx, actor, subjectOf('areas', into), 'merge-in', {
       merged_from: [null, from],
-      ads: [null, ids.length],
+      ads: [null, moved],
     });
     announce(tx, afterCommit);
-    return ids.length;
+    return moved;
   });
 }
 

@@ -1,5 +1,6 @@
 // The catalogue as search reads it, in memory: taxonomies, the category tree (with each category's
-// subtree), the filterable attributes along each category's chain, cities and areas. A few hundred
+// subtree), the filterable attributes along each category's chain, cities and areas (with the ids of
+// those merged into them). A few hundred
 // rows, read at once and kept for CATALOGUE_TTL_MS, so resolving a query costs no database trip.
 import { createHash } from 'node:crypto';
 import type { DB } from '../../db/index.ts';
@@ -51,6 +52,8 @@ export interface SnapArea {
   name_en: string;
   lat: number;
   lng: number;
+  /** Areas merged into this one (their ids: the text index's rows of their ads may still name them). */
+  merged: number[];
 }
 
 export interface SnapCity {
@@ -61,6 +64,8 @@ export interface SnapCity {
   lat: number;
   lng: number;
   areas: number[];
+  /** Cities merged into this one (their ids: the text index's rows of their ads may still name them). */
+  merged: number[];
 }
 
 export interface CatalogueSnapshot {
@@ -96,7 +101,7 @@ export interface CatalogueSnapshot {
 export const CATALOGUE_TTL_MS = 30_000;
 
 export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> {
-  const [taxonomies, categories, attributes, cities, areas] = await Promise.all([
+  const [taxonomies, categories, attributes, cities, areas, mergedCities, mergedAreas] = await Promise.all([
     db
       .selectFrom('taxonomies')
       .select(['id', 'slug', 'name_ar', 'name_en', 'icon'])
@@ -124,6 +129,8 @@ export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> 
       .orderBy('position')
       .orderBy('id')
       .execute(),
+    db.selectFrom('merged_cities').select(['id', 'city_id']).orderBy('id').execute(),
+    db.selectFrom('merged_areas').select(['id', 'area_id']).orderBy('id').execute(),
   ]);
   const taxonomyById = new Map(taxonomies.map((t) => [t.id, t]));
   const categoryById = new Map<number, SnapCategory>();
@@ -181,10 +188,16 @@ export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> 
     return chain;
   };
 
-  const areaById = new Map<number, SnapArea>(areas.map((a) => [a.id, a]));
+  const mergedInto = (rows: { id: number; into: number }[], into: number) =>
+    rows.filter((r) => r.into === into).map((r) => r.id);
+  const cityMerges = mergedCities.map((r) => ({ id: r.id, into: r.city_id }));
+  const areaMerges = mergedAreas.map((r) => ({ id: r.id, into: r.area_id }));
+  const snapAreas: SnapArea[] = areas.map((a) => ({ ...a, merged: mergedInto(areaMerges, a.id) }));
+  const areaById = new Map<number, SnapArea>(snapAreas.map((a) => [a.id, a]));
   const snapCities: SnapCity[] = cities.map((c) => ({
     ...c,
     areas: areas.filter((a) => a.city_id === c.id).map((a) => a.id),
+    merged: mergedInto(cityMerges, c.id),
   }));
   const span = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
   const signature = createHash('sha1')
@@ -205,7 +218,7 @@ export async function loadCatalogueSnapshot(db: DB): Promise<CatalogueSnapshot> 
     cityBySlug: new Map(snapCities.map((c) => [c.slug, c])),
     cityById: new Map(snapCities.map((c) => [c.id, c])),
     areaById,
-    areaBySlug: new Map(areas.map((a) => [a.slug, a])),
+    areaBySlug: new Map(snapAreas.map((a) => [a.slug, a])),
     categorySpan: span(categories.map((c) => c.id)),
     citySpan: span(cities.map((c) => c.id)),
     areaSpan: span(areas.map((a) => a.id)),

@@ -29,8 +29,9 @@ import {
   type ScanFilter,
   scanCost,
 } from './ad-index.ts';
-import { queryWords, stem, type TextTerms, textTerms, Vocabulary } from './analyzer.ts';
+import { type TextTerms, textTerms, Vocabulary } from './analyzer.ts';
 import { CATALOGUE_TTL_MS, type CatalogueSnapshot, loadCatalogueSnapshot, type SnapAttribute } from './catalogue.ts';
+import { categoryWords, type NameWords, says, withCatalogueKeys } from './catalogue-keys.ts';
 import { type CategoryChip, categoryChips } from './chips.ts';
 import { normalizeText, searchTerms } from './normalize.ts';
 import { TextCache } from './text-cache.ts';
@@ -41,18 +42,6 @@ export const TEXT_MATCH_CAP = 10_000;
 const RECENT_MS = 1000;
 
 const vocabularies = new WeakMap<CatalogueSnapshot, Vocabulary>();
-/**
- * A category's words for relevance: those of its chain's names (with stems), and the words of each
- * name of it and of its ancestors, by category and language.
- */
-interface CategoryWords {
-  chain: ReadonlySet<string>;
-  /** The same words as a list, for the prefix test of the last word typed. */
-  chainList: readonly string[];
-  /** Each name as its words, each word with its stem: made once per catalogue snapshot. */
-  names: ReadonlySet<string>[][];
-}
-const chainWords = new WeakMap<CatalogueSnapshot, Map<number, CategoryWords>>();
 
 /** The words of the catalogue's names and labels (a query's misspellings are looked for among them). */
 function vocabularyOf(catalogue: CatalogueSnapshot): Vocabulary {
@@ -75,59 +64,31 @@ function vocabularyOf(catalogue: CatalogueSnapshot): Vocabulary {
 
 /**
  * A query's text as the search matches it: its words (stop words left out), each with the forms it
- * matches on, near spellings of the catalogue's words included (./analyzer.ts). None: no text.
+ * matches on, near spellings of the catalogue's words included (./analyzer.ts), and the keys of the
+ * categories and places whose names it says (./catalogue-keys.ts). None: no text.
  */
 export function queryTextTerms(catalogue: CatalogueSnapshot, q: string): TextTerms {
   const words = searchTerms(q);
-  return words.length === 0 ? [] : textTerms(words, vocabularyOf(catalogue));
+  return words.length === 0 ? [] : withCatalogueKeys(catalogue, textTerms(words, vocabularyOf(catalogue)));
 }
 
 /**
- * By category id, how well a query names the category: twice the number of its words the names of
+ * By category id, how well a query names the category: for each of its words that the names of
  * the category, its ancestors and its taxonomy say (in either language, as a word or its stem; the
- * last word as typed so far), plus one when the query says every word of the name of the category
- * or of one above it, in one language ("سيارات" names Cars and Toyota under it more than Car Parts,
- * "قطع غيار سيارات").
+ * last word as typed so far), three when it is one of those names' own words as typed, else two
+ * ("منازل" names Houses, whose name it is, more than Home & Garden, "المنزل", whose stem it shares);
+ * plus one when the query says every word of the name of the category or of one above it, in one
+ * language ("سيارات" names Cars and Toyota under it more than Car Parts, "قطع غيار سيارات").
  */
 export function namedCategories(catalogue: CatalogueSnapshot, terms: TextTerms): Uint8Array {
-  let chains = chainWords.get(catalogue);
-  if (!chains) {
-    chains = new Map();
-    for (const c of catalogue.categoryById.values()) {
-      const words = new Set<string>();
-      const taxonomy = catalogue.taxonomyById.get(c.taxonomy_id);
-      const names = taxonomy ? [taxonomy.name_ar, taxonomy.name_en] : [];
-      const own: ReadonlySet<string>[][] = [];
-      const withStem = (w: string): ReadonlySet<string> => new Set([w, stem(w)]);
-      for (
-        let at: typeof c | undefined = c;
-        at;
-        at = at.parent_id === null ? undefined : catalogue.categoryById.get(at.parent_id)
-      ) {
-        names.push(at.name_ar, at.name_en);
-        own.push(queryWords(searchTerms(at.name_ar)).map(withStem), queryWords(searchTerms(at.name_en)).map(withStem));
-      }
-      for (const word of normalizeText(names.join(' ')).split(' ')) words.add(word).add(stem(word));
-      chains.set(c.id, { chain: words, chainList: [...words], names: own });
-    }
-    chainWords.set(catalogue, chains);
-  }
   const named = new Uint8Array(catalogue.categorySpan);
-  const last = terms.length - 1;
-  /** Whether query word i says one of these words. */
-  /** Whether query word i says one of these words (`list`: the same words, for the last word's prefix). */
-  const says = (i: number, words: ReadonlySet<string>, list?: readonly string[]) => {
-    const [typed = '', ...forms] = terms[i] as string[];
-    if (forms.some((f) => words.has(f))) return true;
-    if (i !== last) return words.has(typed);
-    for (const w of list ?? words) if (w.startsWith(typed)) return true;
-    return false;
-  };
-  const saidByQuery = (forms: ReadonlySet<string>) => terms.some((_, i) => says(i, forms));
-  for (const [id, { chain, chainList, names }] of chains) {
+  const saidByQuery = (word: NameWords) => terms.some((_, i) => says(terms, i, word));
+  for (const [id, chain] of categoryWords(catalogue)) {
     let n = 0;
-    for (let i = 0; i < terms.length; i++) n += says(i, chain, chainList) ? 2 : 0;
-    if (n > 0 && names.some((name) => name.length > 0 && name.every(saidByQuery))) n++;
+    for (let i = 0; i < terms.length; i++) {
+      if (says(terms, i, chain)) n += chain.own.has(terms[i]?.[0] as string) ? 3 : 2;
+    }
+    if (n > 0 && chain.names.some((name) => name.length > 0 && name.every(saidByQuery))) n++;
     named[id] = n;
   }
   return named;

@@ -1,14 +1,18 @@
-// Keeping the text index's source (`ad_search`, migrations 0008 and 0015) in step with ads: called
-// in the transaction that places or edits an ad; the index itself follows (FTS5 triggers on
+// Keeping the text index's source (`ad_search`, migrations 0008, 0016 and 0029) in step with ads:
+// called in the transaction that places or edits an ad; the index itself follows (FTS5 triggers on
 // SQLite, a generated tsvector on PostgreSQL). A row holds, normalised (./normalize.ts):
 //
 // - `title` and `body`: the ad's own words;
-// - `terms`: the words the catalogue gives the ad — the names of its category, of every category
-//   above it and of its taxonomy, the labels of the options it carries (make, model, brand…),
-//   its city and area, each in Arabic and English — so "تويوتا" finds an ad filed under Toyota
-//   whose title says "كامري 2015", and "toyota" finds one titled "تويوتا";
-// - `stems`: the stem (./analyzer.ts) of every word above that differs from the word itself, so a
-//   plural finds the singular and a spelling finds the others.
+// - `terms`: the catalogue keys of the ad — one word naming its category by id, one its city and one
+//   its area (`categoryKey`, `cityKey`, `areaKey`) — and the labels of the options it carries (make,
+//   model, brand…) in Arabic and English. The names of the category, of the categories above it, of
+//   its taxonomy and of its place are not stored: a query word that says one of them is read as
+//   that category's, city's or area's key besides its own forms (./catalogue-keys.ts), so "تويوتا"
+//   finds an ad filed under Toyota whose title says "كامري 2015", and a category moved or renamed,
+//   or a place renamed or merged, changes no row here;
+// - `stems`: the stem (./analyzer.ts) of every word of the title, the description and the option
+//   labels that differs from the word itself, so a plural finds the singular and a spelling finds
+//   the others.
 import type { Insertable } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
@@ -16,39 +20,30 @@ import { toJson } from '../../db/values.ts';
 import { stem } from './analyzer.ts';
 import { normalizeText } from './normalize.ts';
 
-/** The catalogue's words by id (normalised, Arabic and English), as plain data a worker thread can take. */
+/**
+ * What starts a catalogue key: taa marbuta, which the normaliser writes as haa, so no word of an
+ * ad's text or of a query has it (a key is found only through the catalogue's names).
+ */
+const KEY_MARK = '\u0629';
+/** The index word naming the category with this id (the ad's own category only: a move keeps it). */
+export const categoryKey = (id: number) => `${KEY_MARK}c${id}`;
+/** The index word naming the city with this id (a merged city's ads keep its id: see `merged_cities`). */
+export const cityKey = (id: number) => `${KEY_MARK}y${id}`;
+/** The index word naming the area with this id (likewise `merged_areas`). */
+export const areaKey = (id: number) => `${KEY_MARK}a${id}`;
+
+/** The option labels by attribute id and option value (normalised, Arabic and English), as plain data a worker thread can take. */
 export interface CatalogueWords {
-  /** The names of each category, of its ancestors and of its taxonomy. */
-  category: Map<number, string>;
-  city: Map<number, string>;
-  area: Map<number, string>;
-  /** The labels of each option, by attribute id and option value. */
   option: Map<number, Map<string, string>>;
 }
 
-/** The catalogue's words, read from its tables (inactive parts too: their ads keep their words). */
+/** The option labels, read from the catalogue's tables (inactive parts too: their ads keep their words). */
 export async function loadCatalogueWords(db: DB): Promise<CatalogueWords> {
-  const [taxonomies, categories, attributes, cities, areas] = await Promise.all([
-    db.selectFrom('taxonomies').select(['id', 'name_ar', 'name_en']).execute(),
-    db.selectFrom('categories').select(['id', 'taxonomy_id', 'parent_id', 'name_ar', 'name_en']).execute(),
-    db.selectFrom('attributes').select(['id', 'options']).where('type', 'in', ['select', 'multiselect']).execute(),
-    db.selectFrom('cities').select(['id', 'name_ar', 'name_en']).execute(),
-    db.selectFrom('areas').select(['id', 'name_ar', 'name_en']).execute(),
-  ]);
-  const names = (r: { name_ar: string; name_en: string }) => normalizeText(`${r.name_ar} ${r.name_en}`);
-  const taxonomy = new Map(taxonomies.map((t) => [t.id, names(t)]));
-  const byId = new Map(categories.map((c) => [c.id, c]));
-  const category = new Map<number, string>();
-  for (const c of categories) {
-    const chain: string[] = [];
-    // A category tree is a few levels deep; the guard stops a cycle a bad edit could make.
-    for (let at: typeof c | undefined = c, depth = 0; at && depth < 16; depth++) {
-      chain.push(names(at));
-      at = at.parent_id === null ? undefined : byId.get(at.parent_id);
-    }
-    chain.push(taxonomy.get(c.taxonomy_id) ?? '');
-    category.set(c.id, uniqueWords(chain.join(' ')));
-  }
+  const attributes = await db
+    .selectFrom('attributes')
+    .select(['id', 'options'])
+    .where('type', 'in', ['select', 'multiselect'])
+    .execute();
   const option = new Map<number, Map<string, string>>();
   for (const a of attributes) {
     const labels = new Map<string, string>();
@@ -57,12 +52,7 @@ export async function loadCatalogueWords(db: DB): Promise<CatalogueWords> {
     }
     option.set(a.id, labels);
   }
-  return {
-    category,
-    option,
-    city: new Map(cities.map((c) => [c.id, names(c)])),
-    area: new Map(areas.map((a) => [a.id, names(a)])),
-  };
+  return { option };
 }
 
 /** Distinct words, in their first order. */
@@ -79,18 +69,25 @@ export interface AdPlace {
   options: { attribute_id: number; value: string }[];
 }
 
-/** The words the catalogue gives an ad (see the top of this file). */
-export function catalogueText(words: CatalogueWords, ad: AdPlace): string {
-  const parts = [
-    words.category.get(ad.category_id) ?? '',
-    words.city.get(ad.city_id) ?? '',
-    ad.area_id === null ? '' : (words.area.get(ad.area_id) ?? ''),
-    // In a fixed order, however the values were read.
-    ...ad.options
+/** The words of the labels of the ad's options, each once, in a fixed order however the values were read. */
+export function optionText(words: CatalogueWords, ad: AdPlace): string {
+  return uniqueWords(
+    ad.options
       .map((o) => words.option.get(o.attribute_id)?.get(o.value) ?? '')
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .join(' '),
+  );
+}
+
+/** The ad's `terms` (see the top of this file): its catalogue keys, then its option labels. */
+export function catalogueText(words: CatalogueWords, ad: AdPlace): string {
+  const keys = [
+    categoryKey(ad.category_id),
+    cityKey(ad.city_id),
+    ...(ad.area_id === null ? [] : [areaKey(ad.area_id)]),
   ];
-  return uniqueWords(parts.join(' '));
+  const options = optionText(words, ad);
+  return options === '' ? keys.join(' ') : `${keys.join(' ')} ${options}`;
 }
 
 /** The stems of the words of these texts that differ from the words, each once. */
@@ -116,8 +113,13 @@ export function adSearchRow(
 ): Insertable<Database['ad_search']> {
   const t = normalizeText(title);
   const body = normalizeText(description);
-  const terms = catalogueText(words, place);
-  return { ad_id: adId, title: t, body, terms, stems: stemsOf(t, body, terms) };
+  return {
+    ad_id: adId,
+    title: t,
+    body,
+    terms: catalogueText(words, place),
+    stems: stemsOf(t, body, optionText(words, place)),
+  };
 }
 
 /** Where the ads are and the options they carry, as the text index reads them. */
