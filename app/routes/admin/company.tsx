@@ -20,9 +20,9 @@ import { data, Form, Link } from 'react-router';
 import { z } from 'zod';
 import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
+import { HeldPackages } from '~/components/admin/held-packages.tsx';
 import { BadgeChips, SpriteIcon } from '~/components/ads/ad-parts.tsx';
 import { FormError, useFieldError, useValidatedForm } from '~/components/form-parts.tsx';
-import { useDates } from '~/components/relative-time.tsx';
 import { localizePath, localName } from '~/i18n/config.ts';
 import { useT } from '~/i18n/use-t.ts';
 import { type BodyLimitHandle, UPLOAD_FRAMING_BYTES } from '~/lib/body-limit.ts';
@@ -498,8 +498,7 @@ function MembersSection({
 /** The company's packages running or starting later, with what is left (docs/product/back-office.md, "Packages"). */
 function PackagesSection({ slug, packages, grant }: { slug: string; packages: MemberPackage[]; grant: boolean }) {
   const { t } = useT('admin');
-  const { to, name } = useLocale();
-  const dates = useDates();
+  const { to } = useLocale();
   return (
     <AdminSection id="packages" title={t('companies.packages.title')}>
       <Stack gap="xs">
@@ -507,25 +506,7 @@ function PackagesSection({ slug, packages, grant }: { slug: string; packages: Me
           {t('companies.packages.intro')}
         </Text>
         {packages.length === 0 ? <Text size="sm">{t('companies.packages.none')}</Text> : null}
-        {packages.map((p) => (
-          <Box key={p.id}>
-            <Text size="sm" fw={600}>
-              {t(p.current ? 'users.packages.until' : 'users.packages.starts', {
-                name: name(p.package),
-                date: dates.date(p.current ? p.ends_at : p.starts_at),
-              })}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('users.packages.counters', {
-                ads: p.max_active_ads,
-                featured: p.featured_remaining,
-                featuredTotal: p.featured_ads,
-                reposts: p.reposts_remaining,
-                repostsTotal: p.reposts,
-              })}
-            </Text>
-          </Box>
-        ))}
+        <HeldPackages packages={packages} />
         {grant ? (
           <Group>
             <Button

@@ -23,6 +23,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import type { z } from 'zod';
 import { AdminSection, IntentSubmit } from '~/components/admin/admin-section.tsx';
 import { ConfirmAction } from '~/components/admin/confirm-action.tsx';
+import { HeldPackages } from '~/components/admin/held-packages.tsx';
 import { useAdminFieldError } from '~/components/admin/use-admin-field-error.ts';
 import { BadgeChips } from '~/components/badge-chip.tsx';
 import { FormError, useValidatedForm } from '~/components/form-parts.tsx';
@@ -672,32 +673,13 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
 /** The member's packages running or starting later, and a way to grant one (docs/product/back-office.md, "Packages"). */
 function Packages({ member, packages, grant }: { member: MemberDetail; packages: MemberPackage[]; grant: boolean }) {
   const { t } = useT('admin');
-  const { to, name } = useLocale();
-  const dates = useDates();
+  const { to } = useLocale();
   const login = member.email ?? member.phone;
   return (
     <AdminSection title={t('users.packages.title')} id="packages">
       <Stack gap="xs">
         {packages.length === 0 ? <Text size="sm">{t('users.packages.none')}</Text> : null}
-        {packages.map((p) => (
-          <Box key={p.id}>
-            <Text size="sm" fw={600}>
-              {t(p.current ? 'users.packages.until' : 'users.packages.starts', {
-                name: name(p.package),
-                date: dates.date(p.current ? p.ends_at : p.starts_at),
-              })}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('users.packages.counters', {
-                ads: p.max_active_ads,
-                featured: p.featured_remaining,
-                featuredTotal: p.featured_ads,
-                reposts: p.reposts_remaining,
-                repostsTotal: p.reposts,
-              })}
-            </Text>
-          </Box>
-        ))}
+        <HeldPackages packages={packages} />
         {grant && login ? (
           <Group>
             <Button
