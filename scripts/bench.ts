@@ -15,8 +15,9 @@
 //    time: the time of search alone, without HTTP or the ads' cards; and the suggestions the same way
 //    (server/domain/search/suggest.ts);
 // 2. with autocannon against the built server (background jobs off): the search API
-//    (`GET /api/posts`) with a rare word, a common word, a prefix, filters only and text + filters
-//    (every answer has its facets); the map endpoint at four zooms when the build has it; pages from
+//    (`GET /api/posts`) with a rare word, a common word, a prefix, filters only, text + filters, and
+//    words naming the catalogue: a taxonomy in Arabic and English, a city, a taxonomy and a city, a
+//    category and a city (every answer has its facets); the map endpoint at four zooms when the build has it; pages from
 //    the page cache (anonymous, repeated) and rendered (`Cache-Control: no-cache` forces a render);
 //    the serving limit: the HTML of /posts answered from memory by the same server, compressed once
 //    as a cached page is (`BENCH_PAGE_FILE`, /__bench/page), which pages are shown as a share of;
@@ -140,6 +141,18 @@ const searches = [
     name: 'text + filters',
     params: params({ q: 'تويوتا', category: 'cars', city: 'benghazi', 'f.year.min': '2012', sort: 'price-asc' }),
   },
+  // Words that name the catalogue (server/domain/search/catalogue-keys.ts): each also matches the
+  // keys of what it names, a whole taxonomy's tens of categories for "سيارات" or "motors".
+  { key: 'taxonomy', name: 'taxonomy named (ar)', params: params({ q: 'سيارات' }), word: 'سيارات' },
+  { key: 'tax-en', name: 'taxonomy named (en)', params: params({ q: 'motors' }), word: 'motors' },
+  { key: 'city', name: 'city named', params: params({ q: 'بنغازي' }), word: 'بنغازي' },
+  {
+    key: 'tax+city',
+    name: 'taxonomy + city named',
+    params: params({ q: 'سيارات طرابلس' }),
+    word: 'سيارات طرابلس',
+  },
+  { key: 'cat+city', name: 'category + city named', params: params({ q: 'شقق مصراتة' }), word: 'شقق مصراتة' },
 ] as const;
 const searchUrl = (p: string) => `/api/posts${p ? `?${p}` : ''}`;
 /** What people type into a search box, letter by letter: single letters, prefixes of makes and kinds, Arabic and English. */
@@ -819,6 +832,17 @@ if (worstSearch) {
     figure: `search API p95 ≤ ${searchLimit} ms (${dialectName}, at 1M ads), one request at a time`,
     measured: `worst ${worstSearch.p95_ms} ms (${worstSearch.name})`,
     ok: worstSearch.p95_ms <= searchLimit,
+  });
+}
+// The same limit for a text query whose candidates are read afresh each time (the search service
+// in this process, its text cache emptied before each call): the server's rows repeat a query, and
+// its text cache answers all but the first.
+const worstAfresh = worst((facts.service?.rows ?? []).filter((r) => r.key.endsWith('-afresh')));
+if (worstAfresh) {
+  checks.push({
+    figure: `search service, text read afresh, p95 ≤ ${searchLimit} ms (${dialectName}, at 1M ads)`,
+    measured: `worst ${worstAfresh.p95_ms} ms (${worstAfresh.name})`,
+    ok: worstAfresh.p95_ms <= searchLimit,
   });
 }
 /** The run at 10 000 ads to compare with: --compare <file>, or the newest one of this dialect that timed the search API. */

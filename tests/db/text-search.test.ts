@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { seedBulkAds } from '../../server/db/seed/ads.ts';
 import { seedCatalogue } from '../../server/db/seed/index.ts';
-import { matchAdText, textCandidates, tsQuery } from '../../server/db/text-search.ts';
+import { fts5Query, matchAdText, textCandidates, tsQuery } from '../../server/db/text-search.ts';
 import { type AdInput, createAd, resolveCategoryPath, updateAd } from '../../server/domain/ads/placing.ts';
 import { listCategoryAttributes } from '../../server/domain/catalog.ts';
 import { type TextTerms, textTerms } from '../../server/domain/search/analyzer.ts';
@@ -303,7 +303,17 @@ describe.runIf(dialects.includes('postgres'))('the word list on postgres', () =>
     // Words that name categories and places, with their keys: a taxonomy's word (tens of keys), a
     // make, a city, and a make with a word of the ads' own text.
     const named = await Promise.all(
-      ['سيارات', 'تويوتا', 'طرابلس', `تويوتا ${common}`, 'سي'].map(async (q) => [q, await keyed(t, q)] as const),
+      [
+        'سيارات',
+        'motors',
+        'تويوتا',
+        'طرابلس',
+        `تويوتا ${common}`,
+        'سي',
+        'سيارات طرابلس',
+        'شقق مصراتة',
+        'motors benghazi',
+      ].map(async (q) => [q, await keyed(t, q)] as const),
     );
     for (const [q, terms] of [...asTyped, ...named]) {
       for (const cap of [5, 40, 5000]) {
@@ -311,6 +321,55 @@ describe.runIf(dialects.includes('postgres'))('the word list on postgres', () =>
         const found = await textCandidates(t.db, 'postgres', terms, cap);
         expect(found.ids, `${q} (cap ${cap})`).toEqual(expected.slice(0, cap));
         expect(found.exact, `${q} (cap ${cap})`).toBe(expected.length <= cap);
+      }
+    }
+  });
+});
+
+/** Words that name the catalogue: a taxonomy (tens of category keys), a city, and both together. */
+const NAMING = ['سيارات', 'motors', 'بنغازي', 'سيارات طرابلس', 'شقق مصراتة', 'motors benghazi', 'سيارات طر', 'عقار'];
+
+describe.runIf(dialects.length === 2)('words naming the catalogue on SQLite and PostgreSQL', () => {
+  const databases = new Map<string, TestDatabase>();
+  beforeAll(async () => {
+    for (const dialect of dialects) {
+      const t = await createTestDatabase(dialect);
+      databases.set(dialect, t);
+      await seedCatalogue(t.db);
+      await seedBulkAds(t, { count: 400, chunk: 200, now: new Date('2026-11-01T10:00:00Z'), worker: false });
+    }
+  });
+  afterAll(async () => {
+    for (const t of databases.values()) await t.drop();
+  });
+
+  /** Every ad whose text matches, newest first, as the dialect's own text index reads the query. */
+  const everyMatch = async (t: TestDatabase, dialect: string, terms: TextTerms) =>
+    (dialect === 'postgres'
+      ? await sql<{ id: number }>`
+          select ad_id as id from ad_search where document @@ cast(${tsQuery(terms)} as tsquery)
+          order by ad_id desc`.execute(t.db)
+      : await sql<{ id: number }>`
+          select rowid as id from ad_search_fts where ad_search_fts match ${fts5Query(terms)}
+          order by rowid desc`.execute(t.db)
+    ).rows.map((r) => Number(r.id));
+
+  it('find the same newest ads, capped or not, as every match of the documents says', async () => {
+    const sqlite = databases.get('sqlite') as TestDatabase;
+    const postgres = databases.get('postgres') as TestDatabase;
+    for (const q of NAMING) {
+      const terms = await keyed(sqlite, q);
+      // The same catalogue on both (seeded alike), so the same keys.
+      expect(await keyed(postgres, q), q).toEqual(terms);
+      const all = await everyMatch(sqlite, 'sqlite', terms);
+      expect(await everyMatch(postgres, 'postgres', terms), q).toEqual(all);
+      expect(all.length, `${q} matches seeded ads`).toBeGreaterThan(0);
+      for (const cap of [1, 7, 60, 1000]) {
+        for (const [dialect, t] of databases) {
+          const found = await textCandidates(t.db, dialect as 'sqlite' | 'postgres', terms, cap);
+          expect(found.ids, `${q} on ${dialect} (cap ${cap})`).toEqual(all.slice(0, cap));
+          expect(found.exact, `${q} on ${dialect} (cap ${cap})`).toBe(all.length <= cap);
+        }
       }
     }
   });
