@@ -6,15 +6,14 @@ import { measurePages, type PageFigures, pagesOf, shortfalls, TARGETS, table } f
 import { placeAdAsAdmin } from './support/helpers.ts';
 
 /**
- * The levels held here: the targets, except Largest Contentful Paint, held at 2.2 s, Total
- * Blocking Time at 300 ms and the performance score (which counts TBT) at 90. Measured on 2026-11-26 in this suite (docs/performance.md, "Pages
- * on a phone") the pages' LCP medians were 1.66–1.96 s: within 2.0 s, but close enough that one
- * simulated round trip more (150 ms, which a busy machine's trace can add) would fail a run. TBT is
- * the page's long tasks as this machine runs them while it also runs the server and Chromium: the
- * map page measured 97–254 ms here the same evening, 27–52 ms alone, the ad page 85–158 ms here and
- * 42–44 ms alone. LIGHTHOUSE_TARGETS=1 holds every page to the targets themselves.
+ * The levels held here are the targets themselves (docs/performance.md, "Pages on a phone"). On a
+ * quiet machine on 2026-11-27 the medians were LCP 1.50–1.95 s, TBT 0–23 ms and performance 98–100.
+ * Total Blocking Time is the page's long tasks as this machine runs them, with the server and
+ * Chromium on the same two cores: with other work running beside them the map page measured up to
+ * 199 ms. LIGHTHOUSE_RELAXED=1 holds LCP at 2.2 s, TBT at 300 ms and performance at 90, for a
+ * development machine busy with other work; CI runs on a quiet one.
  */
-const LEVELS = process.env.LIGHTHOUSE_TARGETS === '1' ? TARGETS : { ...TARGETS, lcp: 2200, tbt: 300, performance: 90 };
+const LEVELS = process.env.LIGHTHOUSE_RELAXED === '1' ? { ...TARGETS, lcp: 2200, tbt: 300, performance: 90 } : TARGETS;
 
 /**
  * The e2e server serves no map tiles (playwright.config.ts): the map's requests for them answer with

@@ -27,7 +27,7 @@ export function Logo() {
   const { to } = useLocale();
   return (
     <Link to={to('/')} className={classes.logo} aria-label={t('home-link')}>
-      <img src="/favicon.svg" alt="" width={32} height={32} />
+      <span className={classes.logoMark} aria-hidden />
       <span>{t('site-name')}</span>
     </Link>
   );
