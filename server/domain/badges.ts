@@ -8,6 +8,7 @@ import { pagesChanged } from './ad-changes.ts';
 import { containsAny, decodeCursor, type KeysetPage, keysetPage } from './admin/keyset.ts';
 import type { Actor } from './ads/rules.ts';
 import { changedFields, recordRevision } from './audit.ts';
+import { findCompanyId } from './companies/companies.ts';
 import { Invalid, NotFound } from './errors.ts';
 
 /** A badge's fields as its form gives them (the descriptions may be left out). */
@@ -334,9 +335,9 @@ export async function grantById(db: DB, badgeId: number, grantId: number): Promi
 export async function findHolder(db: DB, target: BadgeTargetKind, text: string): Promise<BadgeHolder> {
   const value = text.trim();
   if (target === 'company') {
-    const c = await db.selectFrom('companies').select('id').where('slug', '=', value.toLowerCase()).executeTakeFirst();
-    if (!c) throw new Invalid({ holder: ['company-not-found'] });
-    return { companyId: c.id };
+    const companyId = await findCompanyId(db, value);
+    if (companyId === null) throw new Invalid({ holder: ['company-not-found'] });
+    return { companyId };
   }
   const q = db.selectFrom('users').select('id');
   const u = value.includes('@')

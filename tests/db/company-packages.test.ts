@@ -12,12 +12,11 @@ import { createAd, resolveCategoryPath } from '../../server/domain/ads/placing.t
 import { AD_RULES, activeAdLimit } from '../../server/domain/ads/rules.ts';
 import { featureOwnAd, repostAd } from '../../server/domain/ads/status.ts';
 import { type Attribute, listCategoryAttributes } from '../../server/domain/catalog.ts';
-import { createCompany, deleteCompany } from '../../server/domain/companies/companies.ts';
+import { createCompany, deleteCompany, findCompanyId } from '../../server/domain/companies/companies.ts';
 import { addCompanyMember, removeCompanyMember } from '../../server/domain/companies/members.ts';
 import { creditsLeft, heldPackages, memberPackages } from '../../server/domain/packages/allowance.ts';
 import { createPackage } from '../../server/domain/packages/packages.ts';
 import {
-  findCompanyId,
   grantPackage,
   listSubscriptions,
   PACKAGE_REMINDER_DAYS,

@@ -20,9 +20,10 @@ import {
   grantSchema,
   PAYMENT_METHODS,
 } from '~/lib/validation/packages.ts';
+import { findCompanyId } from '../../../server/domain/companies/companies.ts';
 import { Invalid } from '../../../server/domain/errors.ts';
 import { grantablePackages } from '../../../server/domain/packages/packages.ts';
-import { findCompanyId, findMemberId, grantPackage } from '../../../server/domain/packages/subscriptions.ts';
+import { findMemberId, grantPackage } from '../../../server/domain/packages/subscriptions.ts';
 import type { Route } from './+types/grant-package';
 
 // Granting a package (docs/product/back-office.md, "Packages") to a member, by email or phone

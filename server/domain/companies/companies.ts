@@ -57,6 +57,12 @@ export interface CompanyRow {
 
 const SORT_COLUMN: Record<CompanySort, string> = { created: 'c.created_at', name: 'c.name_en' };
 
+/** The company whose address name (slug) this is, or null. */
+export async function findCompanyId(db: DB, slug: string): Promise<number | null> {
+  const row = await db.selectFrom('companies').select('id').where('slug', '=', slug.toLowerCase()).executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
 /** One page of companies: search by either name or the address name, filter by verification. */
 export async function listCompanies(
   db: DB,

@@ -133,12 +133,6 @@ export async function grantPackage(
   });
 }
 
-/** The company whose address name (slug) this is, or null. */
-export async function findCompanyId(db: DB, slug: string): Promise<number | null> {
-  const row = await db.selectFrom('companies').select('id').where('slug', '=', slug.toLowerCase()).executeTakeFirst();
-  return row ? Number(row.id) : null;
-}
-
 /** The member an email address or phone number (E.164) belongs to, or null. */
 export async function findMemberId(db: DB, login: string): Promise<string | null> {
   const row = await db
