@@ -103,7 +103,7 @@ export interface RealtimeRun {
     kb_per_connection: number;
     server_cpu_ms: number;
   };
-  fanout: FanoutResult & { open: OpenResult; server_cpu_ms: number };
+  fanout: FanoutResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
   throughput: ThroughputResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
   /** Chat-shaped events through the signed HTTP API at a steady rate: the realtime server alone. */
   trigger: TriggerLatencyResult & { server_cpu_ms: number };
@@ -267,10 +267,16 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       subscriptions: { kind: 'one', channel },
     });
     c0 = cpu();
+    let cc0 = (await client.call<{ ms: number }>('cpu')).ms;
     const fan = await measure('fan-out', () =>
       client.call<FanoutResult>('fanout', { group: 'fanout', channel, rounds: o.rounds, gapMs: 10 }),
     );
-    const fanout = { ...fan, open: fanOpen, server_cpu_ms: cpu() - c0 };
+    const fanout = {
+      ...fan,
+      open: fanOpen,
+      server_cpu_ms: cpu() - c0,
+      client_cpu_ms: (await client.call<{ ms: number }>('cpu')).ms - cc0,
+    };
     await client.call('close', { group: 'fanout' });
     await sleep(500);
 
@@ -283,7 +289,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       subscriptions: { kind: 'chats', prefix },
     });
     c0 = cpu();
-    const cc0 = (await client.call<{ ms: number }>('cpu')).ms;
+    cc0 = (await client.call<{ ms: number }>('cpu')).ms;
     const thr = await measure('throughput', () =>
       client.call<ThroughputResult>('throughput', {
         group: 'chats',
@@ -474,12 +480,19 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
         `${n(h.expected)} deliveries (${h.duplicates} twice); at ${hCpu} ms of server CPU an event, one core takes ` +
         `${n(Math.round(1000 / Math.max(hCpu, 0.001)))} events/s (client CPU ${n(h.client_cpu_ms)} ms)`,
     );
+    const f = r.fanout;
+    console.log(
+      `  fan-out: ${n(f.subscribers)} subscribers of one channel, ${f.rounds} rounds; CPU a round: server ` +
+        `${perEvent(f.server_cpu_ms, f.rounds)} ms, client ${perEvent(f.client_cpu_ms, f.rounds)} ms (the client ` +
+        "reads every subscriber's frame on one thread, so a client slower than the server adds to the later receipts)",
+    );
     const rows: [string, Latency, number][] = [
       [
         `fan-out: ${n(r.fanout.subscribers)} subscribers × ${r.fanout.rounds} rounds`,
         r.fanout.latency,
         perEvent(r.fanout.server_cpu_ms, r.fanout.rounds),
       ],
+      ['fan-out: the first subscriber of each round', r.fanout.first, Number.NaN],
       ['fan-out: the last subscriber of each round', r.fanout.last, Number.NaN],
       ['throughput run: each delivery', h.latency, hCpu],
       [

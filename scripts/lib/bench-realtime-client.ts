@@ -1,7 +1,7 @@
 // The clients of the realtime section of `npm run bench` (scripts/bench-realtime.ts), in a process of
-// their own so the server's figures (RSS, CPU) are its own. Thousands of `ws` sockets speak the
-// Pusher protocol (version 7) directly — pusher-js costs too much per connection for 10 000 of them
-// in one process — and sign their private subscriptions with the official `pusher` SDK
+// their own so the server's figures (RSS, CPU) are its own. Thousands of sockets (./bench-websocket.ts)
+// speak the Pusher protocol (version 7) directly — pusher-js costs too much per connection for
+// 10 000 of them in one process — and sign their private subscriptions with the official `pusher` SDK
 // (`authorizeChannel`, what an app's auth endpoint does); events are published with the same SDK
 // through the server's signed HTTP API (`POST /apps/{id}/events` and `/batch_events`). The chat
 // figure goes through the app instead: members signed in through its API (./bench-chat-members.ts)
@@ -10,14 +10,15 @@
 //
 // Started with `fork()`; the bench sends `{ id, command, args }` and gets `{ id, result }` or
 // `{ id, error }` back. Times are `performance.now()` of this process: a latency is from the
-// moment the publish call starts to the moment a socket's frame is handed to this process's code.
+// moment the publish call starts to the moment the read holding a socket's frame comes out of the
+// kernel into this process's code.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Pusher from 'pusher';
-import WebSocket from 'ws';
 import { CHAT_TEXT, type FirebaseKey, Member, placeAd, startChat } from './bench-chat-members.ts';
 import { summarise } from './bench-load.ts';
+import { BenchSocket } from './bench-websocket.ts';
 
 export interface ClientSetup {
   /** http://127.0.0.1:port of the server under test. */
@@ -56,6 +57,8 @@ export interface FanoutResult {
   subscribers: number;
   /** Every subscriber's receipt of every round. */
   latency: Latency;
+  /** The first subscriber's receipt of each round: the publish call and the HTTP API before any write. */
+  first: Latency;
   /** The last subscriber's receipt of each round. */
   last: Latency;
   missing: number;
@@ -137,7 +140,7 @@ export interface ChatApiResult {
 export type ChatRole = 'seller-thread' | 'seller-inbox' | 'buyer-thread';
 
 interface Sock {
-  ws: WebSocket;
+  ws: BenchSocket;
   socketId: string;
   index: number;
   channels: string[];
@@ -186,7 +189,7 @@ function channelsFor(subs: Subscriptions, i: number): string[] {
 /** Connects, waits for `connection_established`, subscribes (signed) and waits for every `subscription_succeeded`. */
 function openSocket(index: number, channels: string[], sign: Signer = sdkSigner): Promise<Sock> {
   const url = `${setup.url.replace(/^http/, 'ws')}/app/${setup.app.key}?protocol=7&client=souq-bench&version=1`;
-  const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: sourceAddress() });
+  const ws = new BenchSocket({ url, localAddress: sourceAddress() });
   return new Promise((resolve, reject) => {
     const sock: Sock = { ws, socketId: '', index, channels };
     let pending = channels.length;
@@ -196,13 +199,12 @@ function openSocket(index: number, channels: string[], sign: Signer = sdkSigner)
       ws.terminate();
       reject(new Error(why));
     };
-    ws.on('error', (err) => fail(err.message));
-    ws.on('close', (code) => {
+    ws.onerror = (err) => fail(err.message);
+    ws.onclose = (code) => {
       if (pending > 0 || !sock.socketId) fail(`closed with ${code}`);
-    });
-    ws.on('message', (raw: Buffer) => {
-      const at = performance.now();
-      const m = JSON.parse(raw.toString()) as { event: string; channel?: string; data?: unknown };
+    };
+    ws.onmessage = (raw, at) => {
+      const m = JSON.parse(raw) as { event: string; channel?: string; data?: unknown };
       const { event } = m;
       if (!event.startsWith('pusher')) {
         onEvent(sock, event, m.channel ?? '', m.data as string, at);
@@ -232,7 +234,7 @@ function openSocket(index: number, channels: string[], sign: Signer = sdkSigner)
       } else if (event === 'pusher:subscription_error' || event === 'pusher:error') {
         fail(`${event} ${JSON.stringify(m.data)}`);
       }
-    });
+    };
   });
 }
 
@@ -267,8 +269,8 @@ async function close(args: { group: string }) {
     list.map(
       (s) =>
         new Promise<void>((resolve) => {
-          if (s.ws.readyState === WebSocket.CLOSED) return resolve();
-          s.ws.once('close', () => resolve());
+          if (s.ws.isClosed) return resolve();
+          void s.ws.closed.then(() => resolve());
           s.ws.close();
           setTimeout(() => {
             s.ws.terminate();
@@ -297,6 +299,7 @@ async function fanout(args: { group: string; channel: string; rounds: number; ga
   const all: number[] = [];
   const last: number[] = [];
   let missing = 0;
+  const first: number[] = [];
   let current = -1;
   let t0 = 0;
   let got = 0;
@@ -305,6 +308,7 @@ async function fanout(args: { group: string; channel: string; rounds: number; ga
     if (event !== 'bench.fanout' || Number(data) !== current) return;
     got++;
     latest = at - t0;
+    if (got === 1) first.push(latest);
     all.push(latest);
   };
   for (let r = 0; r < args.rounds; r++) {
@@ -322,6 +326,7 @@ async function fanout(args: { group: string; channel: string; rounds: number; ga
     rounds: args.rounds,
     subscribers,
     latency: latencyOf(all),
+    first: latencyOf(first),
     last: latencyOf(last),
     missing,
   } satisfies FanoutResult;

@@ -22,7 +22,9 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
 
     expect(r.fanout).toMatchObject({ subscribers: 30, rounds: 4, missing: 0 });
     expect(r.fanout.latency.samples).toBe(30 * 4);
+    expect(r.fanout.first.samples).toBe(4);
     expect(r.fanout.last.samples).toBe(4);
+    expect(r.fanout.first.p50_ms).toBeLessThanOrEqual(r.fanout.last.p50_ms);
 
     const t = r.throughput;
     expect(t.open).toMatchObject({ opened: 14, failed: 0 });
