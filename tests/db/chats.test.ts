@@ -481,8 +481,14 @@ describe.each(dialects)('chats on %s', (dialect) => {
       const ad = await liveAd(seller);
       const { message } = await startChat(t.db, { adId: ad.id, buyerId: buyer.id }, text('hi'));
       await expect.poll(() => published.length).toBe(3);
-      expect(published).toEqual([
-        { channel: `presence-chats.${message.chat_id}`, event: 'message.created', data: { message } },
+      // The thread first; each member's own channel after their count is read (either first).
+      expect(published[0]).toEqual({
+        channel: `presence-chats.${message.chat_id}`,
+        event: 'message.created',
+        data: { message },
+      });
+      const own = (id: string) => published.find((p) => p.channel === `private-users.${id}`);
+      expect([own(buyer.id), own(seller.id)]).toEqual([
         {
           channel: `private-users.${buyer.id}`,
           event: 'chat.message',
@@ -504,6 +510,42 @@ describe.each(dialects)('chats on %s', (dialect) => {
           data: { user_id: seller.id, last_read_message_id: message.id },
         },
         { channel: `private-users.${seller.id}`, event: 'chat.read', data: { chat_id: message.chat_id, unread: 0 } },
+      ]);
+    } finally {
+      stopRelay();
+    }
+  });
+
+  it('publishes a member’s counts in the order of the changes, however long each publish takes', async () => {
+    const published: { channel: string; event: string; data: unknown }[] = [];
+    let slow = true;
+    let sellerChannel = '';
+    const stopRelay = relayChats(
+      t.db,
+      {
+        trigger: async (channel, event, data) => {
+          // The first count to reach the seller's channel takes its time: the second must wait.
+          if (slow && channel === sellerChannel && event === 'chat.message') {
+            slow = false;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          published.push({ channel: String(channel), event, data });
+        },
+      },
+      createLogger('silent'),
+    );
+    try {
+      const seller = await member();
+      sellerChannel = `private-users.${seller.id}`;
+      const buyers = [await member(), await member()];
+      const ad = await liveAd(seller);
+      const first = await startChat(t.db, { adId: ad.id, buyerId: buyers[0]?.id as string }, text('one'));
+      const second = await startChat(t.db, { adId: ad.id, buyerId: buyers[1]?.id as string }, text('two'));
+      await expect.poll(() => published.length).toBe(6);
+      const sellers = published.filter((p) => p.channel === sellerChannel);
+      expect(sellers.map((p) => p.data)).toEqual([
+        expect.objectContaining({ message_id: first.message.id }),
+        { chat_id: second.message.chat_id, message_id: second.message.id, from_me: false, unread: 2 },
       ]);
     } finally {
       stopRelay();

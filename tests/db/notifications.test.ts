@@ -166,6 +166,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     const settled = () => new Promise((r) => setTimeout(r, 50));
     try {
       await notify(t.db, m.id, 'system', {});
+      await settled();
       await notify(t.db, m.id, 'system', {});
       await settled();
       expect(published).toEqual([
@@ -199,5 +200,35 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await notify(t.db, m.id, 'system', {});
     await settled();
     expect(published).toHaveLength(3);
+  });
+
+  it('publishes a member’s changes in their order, however long each publish takes', async () => {
+    const m = await member();
+    const published: { id: number; unread: number }[] = [];
+    let slow = true;
+    const relay = relayNotifications(
+      t.db,
+      {
+        async trigger(_channel, _event, data) {
+          // The first publish takes its time: the second change must not overtake it.
+          if (slow) {
+            slow = false;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          published.push(data as { id: number; unread: number });
+        },
+      },
+      createLogger('silent'),
+    );
+    try {
+      const first = await notify(t.db, m.id, 'system', {});
+      const second = await notify(t.db, m.id, 'system', {});
+      await expect.poll(() => published.length).toBe(2);
+      expect(published.map((p) => p.id)).toEqual([first, second]);
+      // The last count the member's tabs receive is the latest.
+      expect(published.at(-1)?.unread).toBe(2);
+    } finally {
+      relay();
+    }
   });
 });
