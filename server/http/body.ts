@@ -83,12 +83,13 @@ const LINGER_MS = 1000;
 /**
  * For a body refused before its end. The connection is not closed at once: a client still sending
  * would get a reset in place of the answer it has not read yet (a closed socket with unread data
- * resets). So what it sends is read and thrown away while the answer is written, then for a second
- * or 16 MB more; a client that stops sending keeps its connection, one that goes on is cut.
+ * resets, and the reset throws away what the client has received and not read). So what it sends
+ * is read and thrown away while the answer is written, up to 16 MB; past that nothing more is read
+ * (the client's writes wait, it can read the answer), and a second after the answer a client still
+ * sending is cut. One that stops sending keeps its connection.
  */
 export function discardRest(req: IncomingMessage, res: ServerResponse): void {
   let discarded = 0;
-  let answered = res.writableFinished;
   let cut = false;
   const destroy = () => {
     if (cut || req.readableEnded) return;
@@ -96,19 +97,16 @@ export function discardRest(req: IncomingMessage, res: ServerResponse): void {
     req.socket.destroy();
   };
   const linger = () => {
-    answered = true;
     if (req.readableEnded) return;
-    req.resume();
+    if (discarded <= LINGER_BYTES) req.resume();
     setTimeout(destroy, LINGER_MS).unref();
   };
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded <= LINGER_BYTES) return;
-    // Enough: nothing more is read until the answer is out, then only for the grace period.
-    if (answered) destroy();
-    else req.pause();
+    // Enough: nothing more is read; the grace period's end cuts the connection.
+    if (discarded > LINGER_BYTES) req.pause();
   });
-  if (answered) linger();
+  if (res.writableFinished) linger();
   else {
     res.once('finish', linger);
     res.once('close', () => (res.writableFinished ? undefined : destroy()));
