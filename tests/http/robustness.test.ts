@@ -481,6 +481,54 @@ describe.each(dialects)('on %s', (dialect) => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
+  it('keeps its answer for a client that goes on sending and reads it late', async () => {
+    // A client that sends as fast as it can and reads nothing for 300 ms: the server answers 413 at
+    // once (the declared length is past the drain limit) and reads on for a while. It must not
+    // reset the connection while the answer is unread: a reset throws it away.
+    const { hostname, port } = new URL(base);
+    const answer = await new Promise<string>((resolve) => {
+      const received: Buffer[] = [];
+      const socket = connect({
+        host: hostname,
+        port: Number(port),
+        onread: {
+          buffer: Buffer.alloc(64 * 1024),
+          callback: (n, buf) => {
+            received.push(Buffer.from(buf.subarray(0, n)));
+            return true;
+          },
+        },
+      });
+      // Nothing is read until `resume()`: what arrives waits in the kernel.
+      socket.pause();
+      const chunk = Buffer.alloc(256 * 1024, 'a');
+      const pump = () => {
+        while (!socket.destroyed && socket.write(chunk));
+      };
+      const text = () => Buffer.concat(received).toString('utf8');
+      socket.on('connect', () => {
+        socket.write(
+          `POST /en/contact HTTP/1.1\r\nHost: ${hostname}:${port}\r\nOrigin: ${base}\r\nUser-Agent: ${BROWSER_UA}\r\n` +
+            `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${200 * 1024 * 1024}\r\n\r\n`,
+        );
+        pump();
+        setTimeout(() => socket.resume(), 300);
+      });
+      socket.on('drain', pump);
+      socket.on('error', () => socket.destroy());
+      // Whole once the chunked answer's last chunk is in; the connection may stay open.
+      const poll = setInterval(() => {
+        if (text().includes('\r\n0\r\n\r\n')) socket.destroy();
+      }, 20);
+      socket.on('close', () => {
+        clearInterval(poll);
+        resolve(text());
+      });
+    });
+    expect(answer.startsWith('HTTP/1.1 413')).toBe(true);
+    expect(answer).toContain(enCommon['error-page']['request-too-large']);
+  });
+
   it('sends redirect= targets only to pages of this site, however they are spelt', async () => {
     const hostile = [
       '//evil.example',
