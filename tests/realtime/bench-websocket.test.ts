@@ -58,14 +58,6 @@ function connect(): Promise<{ client: BenchSocket; peer: WebSocket; socket: Sock
   });
 }
 
-const until = async (done: () => boolean) => {
-  const deadline = Date.now() + 5_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-
 it('reads frames many to a read, split across reads, fragmented, and of every length form', async () => {
   const { client, peer, socket, received } = await connect();
   // Three frames in one write: one read holds them all.
@@ -81,7 +73,7 @@ it('reads frames many to a read, split across reads, fragmented, and of every le
   const large = 'x'.repeat(300 * 1024);
   peer.send(medium);
   peer.send(large);
-  await until(() => received.length === 6);
+  await expect.poll(() => received.length, { timeout: 5_000 }).toBe(6);
   expect(received.slice(0, 4)).toEqual(['{"event":"a"}', 'مرحبا', '{"event":"c"}', 'one two three']);
   expect(received[4]).toBe(medium);
   expect(received[5]).toHaveLength(large.length);
@@ -98,7 +90,7 @@ it('masks what it sends, answers pings and carries the close code', async () => 
   client.send('السلام عليكم');
   peer.ping('are you there');
   expect(await pong).toBe('are you there');
-  await until(() => heard.length === 2);
+  await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(2);
   // `ws` refuses an unmasked client frame (it closes with 1002): both arrived as sent.
   expect(heard).toEqual(['{"event":"pusher:ping","data":{}}', 'السلام عليكم']);
   peer.close(4200, 'Server is restarting: reconnect');
