@@ -5,10 +5,8 @@ import type { Locale } from './i18n/config.ts';
 import { createTranslator } from './i18n/translator.ts';
 import { I18nContext } from './i18n/use-t.ts';
 import { dates, numberFormat } from './lib/intl.ts';
+import { nextTask } from './lib/tasks.ts';
 import { installChunkReload } from './lib/version.ts';
-
-/** Lets the browser paint and handle input before the next step: each step is a task of its own. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * The browser's first Intl formatter of a page loads its locale's data: in Chromium slowed down as

@@ -11,10 +11,15 @@
 //   document was parsed, whichever comes first: a photo that hangs never holds the page back),
 //   then adds the same modulepreload links (every file is fetched in parallel, as before) and
 //   imports the route modules dynamically instead of statically, and goes on as React Router wrote it.
+//   The links go in PRELOADS_PER_TASK at a time, each group in a task of its own: a phone spends a
+//   millisecond or more on each link, and fifty of them in one go were the longest task of a page's
+//   load (docs/performance.md, "Pages on a phone").
 // A document without that script (a page rendered without <Scripts>) is returned unchanged.
 
 /** How long after the document was parsed hydration starts at the latest, in ms. */
 export const BOOT_WAIT_MS = 1000;
+/** How many modulepreload links are added in one task. */
+export const PRELOADS_PER_TASK = 4;
 
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
 /** React Router's inline module script, up to the end of its static route-module imports. */
@@ -38,9 +43,12 @@ export function hydrateAfterLoad(html: string): string {
     `${tag}await new Promise((go) => {` +
     ` if (document.readyState === 'complete') go();` +
     ` else { addEventListener('load', go, { once: true }); setTimeout(go, ${BOOT_WAIT_MS}); } });\n` +
-    `for (const href of ${JSON.stringify(hrefs)}) {` +
+    `const preloads = ${JSON.stringify(hrefs)};\n` +
+    `for (let i = 0; i < preloads.length; i += ${PRELOADS_PER_TASK}) {` +
+    ` if (i > 0) await new Promise((go) => setTimeout(go, 0));` +
+    ` for (const href of preloads.slice(i, i + ${PRELOADS_PER_TASK})) {` +
     ` const link = document.createElement('link'); link.rel = 'modulepreload'; link.href = href;` +
-    ` document.head.append(link); }\n` +
+    ` document.head.append(link); } }\n` +
     `const [${modules.map((m) => m.name).join(', ')}] = await Promise.all([${modules
       .map((m) => `import(${m.href})`)
       .join(', ')}]);\n`;

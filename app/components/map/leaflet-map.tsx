@@ -1,9 +1,11 @@
 import 'leaflet/dist/leaflet.css';
 import { Anchor, Text } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
+import type { Map as LeafletMap } from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { useT } from '~/i18n/use-t.ts';
+import { runInTasks } from '~/lib/tasks.ts';
 import classes from './map.module.css';
 
 // Leaflet maps (docs/product/site.md: Leaflet + OpenStreetMap tiles from MAP_TILE_URL). Leaflet needs `window`,
@@ -93,35 +95,51 @@ export function LocationMap({
   useEffect(() => {
     const el = box.current;
     if (!leaflet || !el) return;
-    const map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: true });
+    let map: LeafletMap | null = null;
     let loaded = 0;
     let removed = false;
     const remove = () => {
       if (removed) return;
       removed = true;
-      map.remove();
+      map?.remove();
     };
-    const layer = leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 });
-    layer.on('tileload', () => {
-      loaded++;
-      setState('shown');
-    });
-    // Fired once every tile of the view has loaded or failed: none loaded, no map.
-    layer.on('load', () => {
-      if (loaded > 0) return;
-      setState('failed');
-      // After the event: Leaflet fires it from inside its own tile handling, which still reads the
-      // map once the listeners return (removing it there throws in the browser).
-      setTimeout(remove, 0);
-    });
-    layer.addTo(map);
-    // The view first: a layer added to a map without one waits, and its bounds are not known yet.
     const centre = leaflet.latLng(location.lat, location.lng);
-    map.fitBounds(centre.toBounds(location.radius * 2), { padding: [16, 16] });
-    leaflet
-      .circle(centre, { radius: location.radius, className: classes.area, fillOpacity: 0.15, weight: 2 })
-      .addTo(map);
-    return remove;
+    // The map and its view, the tiles, then the area: each in a task of its own (on a phone each
+    // takes tens of milliseconds, too long for one task together).
+    const stop = runInTasks([
+      () => {
+        map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: true });
+        // The view first: a layer added to a map without one waits, and its bounds are not known yet.
+        map.fitBounds(centre.toBounds(location.radius * 2), { padding: [16, 16] });
+      },
+      () => {
+        if (!map) return;
+        const layer = leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 });
+        layer.on('tileload', () => {
+          loaded++;
+          setState('shown');
+        });
+        // Fired once every tile of the view has loaded or failed: none loaded, no map.
+        layer.on('load', () => {
+          if (loaded > 0) return;
+          setState('failed');
+          // After the event: Leaflet fires it from inside its own tile handling, which still reads
+          // the map once the listeners return (removing it there throws in the browser).
+          setTimeout(remove, 0);
+        });
+        layer.addTo(map);
+      },
+      () => {
+        if (!map || removed) return;
+        leaflet
+          .circle(centre, { radius: location.radius, className: classes.area, fillOpacity: 0.15, weight: 2 })
+          .addTo(map);
+      },
+    ]);
+    return () => {
+      stop();
+      remove();
+    };
   }, [leaflet, tiles, location.lat, location.lng, location.radius]);
   return (
     <section ref={ref} className={classes.frame} aria-label={label}>
