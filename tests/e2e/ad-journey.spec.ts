@@ -134,7 +134,9 @@ test('post with two photos → approve → visible in both languages → edit �
   await page.getByRole('button', { name: 'Repost to the top' }).click();
   await expect(page.getByText('Done: your ad is back at the top.')).toBeVisible();
 
-  // Sold: off the active tab, shown as sold on its page.
+  // Sold: off the active tab, shown as sold on its page. The question is a dialog once the page has
+  // hydrated (before, the button asks it on a page of the server's, as it does without JavaScript).
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Mark as sold' }).click();
   const confirm = page.getByRole('dialog', { name: 'Mark this ad as sold?' });
   await confirm.getByRole('button', { name: 'Yes, mark as sold' }).click();
