@@ -42,16 +42,6 @@ function addPlaywright(ok, file) {
   count(ok, (s.expected ?? 0) + (s.flaky ?? 0), s.unexpected ?? 0, s.skipped ?? 0);
 }
 
-/** A free loopback port for the e2e server (chosen once; Playwright's workers inherit it). */
-function freePort() {
-  const r = spawnSync(
-    process.execPath,
-    ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"],
-    { encoding: 'utf8' },
-  );
-  return r.stdout.trim();
-}
-
 const vitest = (label, projects, out) =>
   run(label, 'npx', [
     'vitest',
@@ -90,10 +80,8 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!built) {
   console.log('\nBuild failed: HTTP and end-to-end tests not run.');
 } else if (existsSync(chromium)) {
-  const ok = run('end-to-end tests in Chromium', 'npx', ['playwright', 'test'], {
-    E2E_PORT: process.env.E2E_PORT ?? freePort(),
-    E2E_OIDC_PORT: process.env.E2E_OIDC_PORT ?? freePort(),
-  });
+  // Each Playwright worker starts a site of its own on free ports (tests/e2e/support/test.ts).
+  const ok = run('end-to-end tests in Chromium', 'npx', ['playwright', 'test']);
   addPlaywright(ok, 'test-results/e2e.json');
 } else {
   console.log(

@@ -1,5 +1,6 @@
-// Starts the built server (build/server/index.js) as a child process on a free port with a fresh
-// DATA_DIR; used by the HTTP tests and by `npm run bench` (which may add Node options, e.g. --cpu-prof).
+// Starts the built server (build/server/index.js) as a child process on a free port (or the one given)
+// with a fresh DATA_DIR; used by the HTTP and end-to-end tests and by `npm run bench` (which may add
+// Node options, e.g. --cpu-prof).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,10 +28,10 @@ export interface RunningTestServer {
 
 export async function startBuiltServer(
   env: Record<string, string> = {},
-  options: { nodeArgs?: string[] } = {},
+  options: { nodeArgs?: string[]; port?: number } = {},
 ): Promise<RunningTestServer> {
   if (!existsSync('build/server/index.js')) throw new Error('No build: run `npm run build` before the HTTP tests.');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-http-'));
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server/main.ts'], {
     env: {

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { waitForMail } from '../support/smtp-capture.ts';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 /** The e2e server has no SMTP_URL: its mails are files in DATA_DIR/mail. */
-const mailDir = path.join(process.env.E2E_DATA_DIR as string, 'mail');
+const mailDir = () => path.join(process.env.E2E_DATA_DIR as string, 'mail');
 const localPart = (link: string) => {
   const u = new URL(link);
   return u.pathname + u.search;
@@ -34,7 +34,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await expectAccessible(page);
 
   // The confirmation link arrives by mail.
-  const verify = await waitForMail(mailDir, email, /Confirm your email/);
+  const verify = await waitForMail(mailDir(), email, /Confirm your email/);
   await open(page, localPart(verify.links.find((l) => l.includes('email-verification')) as string));
   await expect(page.getByRole('heading', { name: 'Your email is confirmed' })).toBeVisible();
   await expectAccessible(page);
@@ -62,7 +62,7 @@ test('register, confirm the email, log out, log in, reset the password @phone', 
   await page.getByLabel('Email or phone number').fill(email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByRole('status')).toContainText('If an account uses this email');
-  const reset = await waitForMail(mailDir, email, /Reset your Souq password/);
+  const reset = await waitForMail(mailDir(), email, /Reset your Souq password/);
   await open(page, localPart(reset.links.find((l) => l.includes('reset-password')) as string));
   await expectAccessible(page);
   await page.locator('input[name="password"]').fill('a-newer-passphrase');

@@ -1,7 +1,8 @@
 // A buyer on a phone reaches the seller: a visitor is sent to log in first and comes back to the ad;
 // a member taps WhatsApp and lands in it (wa.me) in one tap, or reveals the number to call.
-import { expect, test } from '@playwright/test';
+
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('a visitor logs in from the ad, then taps WhatsApp or reveals the number @phone', async ({
   page,

@@ -2,8 +2,9 @@
 // bar at the thumb's reach (its Chat starting a chat), a dark full-screen gallery to swipe, and
 // a map box that names the place when its tiles cannot load (the e2e server's MAP_TILE_URL is a
 // port nothing listens on).
-import { expect, type Page, test } from '@playwright/test';
+
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 /** A horizontal swipe across the gallery's photo, from `from` to `to` (shares of its width). */
 async function swipe(page: Page, from: number, to: number) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open, signUpMember } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 // The catalogue editor end to end (docs/product/back-office.md, "Catalogue"): a catalog editor adds
 // a category with a select attribute, a member places an ad in it with the new attribute, and once

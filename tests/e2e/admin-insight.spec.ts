@@ -4,8 +4,8 @@
 // and Arabic, light and dark.
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 /** An open report by the demo member about the super admin (as if sent from a chat); its id. */
 function openReport(note: string): number {

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('a moderator approves a pending ad from the queue, accessible in light and dark @phone', async ({
   page,

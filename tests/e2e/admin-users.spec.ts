@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('banning a member hides their ads and ends their session @phone', async ({ page, browser, baseURL }) => {
   // A member with a published ad, signed in in their own browser.

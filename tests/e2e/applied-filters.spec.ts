@@ -3,9 +3,10 @@
 // count; one chip's × removes just it, "clear all" the rest. A long facet row, and a long list of
 // an attribute's options in the filters panel, fold behind "show more" and narrow as one types
 // Arabic, whatever the spelling of alef, taa marbuta or alef maqsura.
-import { expect, type Page, test } from '@playwright/test';
+
 import { expectAccessible, open } from './support/helpers.ts';
 import { seedAds } from './support/seed-ads.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 const count = (page: Page) => page.getByTestId('result-count');
 const chips = (page: Page) => page.getByTestId('applied-filters').locator('[data-filter]');

@@ -2,9 +2,10 @@
 // uploaded image, shown in the home page's carousel to an anonymous visitor (whose browser reports
 // the impression), clicked through the tracked redirect to the banner's own link, and counted on
 // the banner's page. The banners are deleted at the end: the other journeys' home page has none.
-import { expect, type Page, test } from '@playwright/test';
+
 import sharp from 'sharp';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 const RUN = Date.now().toString(36);
 const libyaToday = () => new Date(Date.now() + 2 * 3_600_000).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
+import { type BrowserContext, expect, type Page, test } from './support/test.ts';
 
 // Chats end to end (docs/product/chats.md): two members in two browser contexts, the seller in
 // Arabic and the buyer in English. The buyer starts a chat from the ad page with a quick question;

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 // A company from the back office to the public pages (docs/product/companies.md, back-office.md
 // "Companies"): staff create a company with a logo, verify it and add a member as its agent; the

@@ -1,8 +1,9 @@
 // Contrast and colour in both colour modes (docs/product/site.md, "Tap targets and contrast"): axe
 // finds no serious or critical violation on the main pages in light and dark mode, in both
 // languages, and links inside running text are underlined rather than told apart by colour alone.
-import { expect, test } from '@playwright/test';
+
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 const PAGES = ['/', '/posts', '/motors/cars', '/login', '/posts/map'];
 

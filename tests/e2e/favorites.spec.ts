@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsAdmin, signUpMember } from './support/helpers.ts';
 import { smallTargets } from './support/tap-targets.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 // Favorites (docs/product/favorites.md) in real browsers: a member saves an ad with the heart in
 // Arabic with JavaScript (turned at once, saved in the background), another in English without

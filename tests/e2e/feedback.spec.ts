@@ -1,7 +1,8 @@
 // Feedback a member can see (docs/product/site.md, "Feedback"): marking an ad sold asks in a dialog
 // and ends with a toast that can be dismissed; registering by email ends on "check your email".
-import { expect, test } from '@playwright/test';
+
 import { expectAccessible, open, placeAdAsAdmin } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('the owner marks an ad sold in a dialog, then a toast says so @phone', async ({ page, browser, baseURL }) => {
   const title = `Corolla to sell ${Date.now().toString(36)}`;

@@ -2,9 +2,10 @@
 // category, an ad and the map, in Arabic and English, three runs each in one Chromium, held to the
 // levels of docs/performance.md ("Pages on a phone") by the median run (of five for a page measured
 // again). Prints the medians.
-import { expect, test } from '@playwright/test';
+
 import { measurePages, type PageFigures, pagesOf, shortfalls, TARGETS, table } from '../../scripts/lib/lighthouse.ts';
 import { placeAdAsAdmin } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 /**
  * The levels held here are the targets themselves (docs/performance.md, "Pages on a phone"). On a
@@ -17,7 +18,7 @@ import { placeAdAsAdmin } from './support/helpers.ts';
 const LEVELS = process.env.LIGHTHOUSE_RELAXED === '1' ? { ...TARGETS, lcp: 2200, tbt: 300, performance: 90 } : TARGETS;
 
 /**
- * The e2e server serves no map tiles (playwright.config.ts): the map's requests for them answer with
+ * The e2e server serves no map tiles (tests/e2e/support/test.ts): the map's requests for them answer with
  * the 404 page. They are left out of the page weight and of the console errors, and the
  * best-practices score they alone cost is not counted.
  */

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
 import { smallTargets } from './support/tap-targets.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 /**
  * Resolves once the page's realtime client is subscribed to the member's channel (its WebSocket

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 // Granting a package raises a member's quota (docs/product/back-office.md, "Packages"): a member at
 // the free allowance cannot place another ad; staff create a package and grant it with the bank

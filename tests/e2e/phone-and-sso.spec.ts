@@ -1,9 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { codeOf, waitForSms } from '../support/sms-outbox.ts';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 /** The e2e server sends SMS through the console adapter: files in DATA_DIR/sms. */
-const dataDir = process.env.E2E_DATA_DIR as string;
 
 test('sign up with a phone number, confirm it with the SMS code, log out and in by phone @phone', async ({ page }) => {
   const rest = String(Math.floor(Math.random() * 1e7)).padStart(7, '0');
@@ -21,7 +20,7 @@ test('sign up with a phone number, confirm it with the SMS code, log out and in 
   await expect(page.getByRole('heading', { name: 'تأكيد رقم الهاتف' })).toBeVisible();
   await expect(page.getByRole('status')).toContainText(e164);
   await expectAccessible(page);
-  const sms = await waitForSms(dataDir, e164, /رمزك في سوق/);
+  const sms = await waitForSms(process.env.E2E_DATA_DIR as string, e164, /رمزك في سوق/);
   await page.getByLabel('الرمز المكوّن من 6 أرقام').fill('12');
   await page.getByRole('button', { name: 'تأكيد' }).click();
   await expect(page.getByText('يجب أن يتكون حقل الرمز من 6 أرقام')).toBeVisible();

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { confirmPhoneFromAdForm, expectAccessible, open, registerByEmail } from './support/helpers.ts';
+import { expect, type Locator, type Page, test } from './support/test.ts';
 
 const FORM = '/en/place-your-ad/motors/cars/toyota';
 

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('a member drills down to a category, fills the ad form (kept as a draft) and sends it for review @phone', async ({
   page,

@@ -5,8 +5,8 @@
 // about placing them).
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 const DAY = 86_400_000;
 let placed = 0;

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 /** Reloads the page in a colour mode stored the way the site stores it (`nuxt-color-mode`). */
 async function inColorMode(page: Page, mode: 'light' | 'dark') {

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, open, placeAdAsMember, signUpMember } from './support/helpers.ts';
 import { smallTargets } from './support/tap-targets.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 // Saved-search alerts (docs/product/alerts.md): a member saves a search and turns its alerts to
 // instant; a moderator approves a matching ad in another browser; the member's open page hears of

@@ -2,9 +2,10 @@
 // Arabic in the home page's search box, the list offers the make's category with its ads, the
 // keyboard picks it and lands on the category's page; Escape closes the list, and without a pick
 // the box submits a plain search. The ads are written straight into the database.
-import { expect, test } from '@playwright/test';
+
 import { expectAccessible, open } from './support/helpers.ts';
 import { seedAds } from './support/seed-ads.ts';
+import { expect, test } from './support/test.ts';
 
 // Two published Hyundai ads: the make's category then has ads to count.
 test.beforeAll(() => {

@@ -2,9 +2,10 @@
 // the header's search box, and the filters (price, an attribute) narrow the count — on a desktop
 // side panel and in the phone's drawer. The ads are written straight into the database: what is
 // checked here is finding them.
-import { expect, type Page, test } from '@playwright/test';
+
 import { expectAccessible, open } from './support/helpers.ts';
 import { seedAds } from './support/seed-ads.ts';
+import { expect, type Page, test } from './support/test.ts';
 
 interface Seeded {
   tag: string;

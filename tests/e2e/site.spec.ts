@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible, open } from './support/helpers.ts';
+import { expect, test } from './support/test.ts';
 
 test('home in Arabic is right-to-left with the catalogue @phone', async ({ page }) => {
   await open(page, '/');

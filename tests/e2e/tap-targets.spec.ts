@@ -1,8 +1,9 @@
 // Every visible control of the main pages is at least 44 × 44 CSS px on a 390 px phone, in both
 // languages (docs/product/site.md, "Tap targets and contrast"; exemptions in support/tap-targets.ts).
-import { expect, test } from '@playwright/test';
+
 import { open, placeAdAsAdmin } from './support/helpers.ts';
 import { smallTargets } from './support/tap-targets.ts';
+import { expect, test } from './support/test.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 

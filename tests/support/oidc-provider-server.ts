@@ -1,5 +1,5 @@
-// The local OpenID Connect provider as a process, for the Playwright run (a webServer of
-// playwright.config.ts): issuer http://127.0.0.1:$E2E_OIDC_PORT, one client for the app at
+// The local OpenID Connect provider as a process, for a Playwright worker (tests/e2e/support/test.ts):
+// issuer http://127.0.0.1:$E2E_OIDC_PORT, one client for the app at
 // http://127.0.0.1:$E2E_PORT, one account "e2e-oidc".
 import { startOidcProvider } from './oidc-provider.ts';
 
@@ -9,7 +9,7 @@ const provider = await startOidcProvider({
   port,
   clients: [
     {
-      // The same pair is given to the app in playwright.config.ts.
+      // The same pair is given to the app in tests/e2e/support/test.ts.
       client_id: 'souq-e2e',
       client_secret: 'souq-e2e-secret',
       redirect_uris: [`http://127.0.0.1:${appPort}/api/auth/callback/oidc`],

@@ -83,7 +83,7 @@ export async function confirmPhoneFromAdForm(page: Page): Promise<string> {
 }
 
 /**
- * The specs run one after another on one e2e database, and many place ads as the admin: before the
+ * A worker's specs run one after another on its database (./test.ts), and many place ads as the admin: before the
  * admin reaches the free allowance (server/domain/ads/rules.ts), the ads earlier specs left are
  * archived in the database (the two newest stay, for a spec that placed them just before).
  */
