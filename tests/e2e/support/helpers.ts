@@ -13,8 +13,19 @@ export async function open(page: Page, path: string) {
   return res;
 }
 
-/** No serious or critical accessibility violation on the page as it is now. */
+/**
+ * No serious or critical accessibility violation on the page as it settles: short animations and
+ * transitions running now (a toast fading in, a menu opening) end first, since axe would measure the
+ * contrast of a half-transparent frame. Long ones (a toast's leaving after 10 s) are not waited for.
+ */
 export async function expectAccessible(page: Page) {
+  await page.evaluate(() => {
+    const short = document.getAnimations().filter((a) => {
+      const end = Number(a.effect?.getComputedTiming().endTime);
+      return a.playState === 'running' && Number.isFinite(end) && end <= 2000;
+    });
+    return Promise.all(short.map((a) => a.finished.catch(() => undefined)));
+  });
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
