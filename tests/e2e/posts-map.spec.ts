@@ -75,11 +75,22 @@ async function zoomToAMarker(page: Page) {
 test('the map shows clusters; a cluster zooms in, a marker opens the card and the card the ad', async ({ page }) => {
   const ads = placeAds();
   const { tag } = ads;
+  // The map is drawn in steps a task apart: its credit line is never seen without the tiles' credit
+  // (Leaflet's own link alone would be a small tap target outside any sentence).
+  await page.addInitScript(() => {
+    const seen = window as unknown as { creditAlone?: string };
+    new MutationObserver(() => {
+      const credit = document.querySelector('.leaflet-control-attribution');
+      if (credit && !credit.textContent?.includes('OpenStreetMap')) seen.creditAlone = credit.textContent ?? '';
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await open(page, '/en/posts/map');
   await expect(page.getByRole('heading', { name: 'Ads on the map', level: 1 })).toBeVisible();
   const map = page.getByRole('region', { name: 'Map of ads' });
   await expect(map).toBeVisible();
   await expect(page.getByRole('status').first()).toHaveText(/\d+ ads? in this area/);
+  await expect(map.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap');
+  expect(await page.evaluate(() => (window as unknown as { creditAlone?: string }).creditAlone)).toBeUndefined();
   const cluster = page.getByRole('button', { name: /^[\d,]+ ads$/ }).first();
   await expect(cluster).toBeVisible();
   await expectAccessible(page);

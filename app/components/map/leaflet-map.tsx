@@ -19,7 +19,18 @@ export const DEFAULT_CENTRE = { lat: 32.8872, lng: 13.1913 } as const;
 /** Five decimals: about a metre, more than a pin needs. */
 /** A coordinate to five decimals (about a metre). */
 export const roundCoordinate = (v: number) => Math.round(v * 1e5) / 1e5;
-export const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
+const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
+
+/**
+ * The map's tile layer (for the caller to add, in the same task), its attribution control added to
+ * the map now. Maps are made with `attributionControl: false` and drawn in steps a task apart: a
+ * control made with the map would show Leaflet's own link alone, a small tap target outside any
+ * sentence, until the tiles' credit joined it.
+ */
+export function creditedTileLayer(leaflet: Leaflet, map: LeafletMap, url: string, maxZoom: number) {
+  leaflet.control.attribution().addTo(map);
+  return leaflet.tileLayer(url, { attribution: ATTRIBUTION, maxZoom });
+}
 
 export function useTileUrl(): string {
   const root = useRouteLoaderData('root') as { mapTileUrl?: string } | undefined;
@@ -108,13 +119,13 @@ export function LocationMap({
     // takes tens of milliseconds, too long for one task together).
     const stop = runInTasks([
       () => {
-        map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: true });
+        map = leaflet.map(el, { scrollWheelZoom: false, attributionControl: false });
         // The view first: a layer added to a map without one waits, and its bounds are not known yet.
         map.fitBounds(centre.toBounds(location.radius * 2), { padding: [16, 16] });
       },
       () => {
         if (!map) return;
-        const layer = leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 });
+        const layer = creditedTileLayer(leaflet, map, tiles, 18);
         layer.on('tileload', () => {
           loaded++;
           setState('shown');

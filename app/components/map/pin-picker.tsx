@@ -1,7 +1,14 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAreaCatalogues, useT } from '~/i18n/use-t.ts';
-import { ATTRIBUTION, DEFAULT_CENTRE, roundCoordinate, useLeafletWhenVisible, useTileUrl } from './leaflet-map.tsx';
+import { runInTasks } from '~/lib/tasks.ts';
+import {
+  creditedTileLayer,
+  DEFAULT_CENTRE,
+  roundCoordinate,
+  useLeafletWhenVisible,
+  useTileUrl,
+} from './leaflet-map.tsx';
 import classes from './map.module.css';
 
 /**
@@ -50,25 +57,41 @@ export function PinPicker({
     [setPin],
   );
 
+  // The map and its view, then the tiles, each in a task of its own (on a phone each takes tens of
+  // milliseconds, too long for one task together); `ready` once both are there.
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     const el = ref.current;
     if (!leaflet || !el) return;
-    const start = pinRef.current ?? centreRef.current ?? DEFAULT_CENTRE;
-    const map = leaflet.map(el, { scrollWheelZoom: false }).setView([start.lat, start.lng], pinRef.current ? 14 : 11);
-    leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: 18 }).addTo(map);
-    map.on('click', (e) => place(e.latlng.lat, e.latlng.lng));
-    mapRef.current = map;
+    let map: import('leaflet').Map | null = null;
+    const stop = runInTasks([
+      () => {
+        const start = pinRef.current ?? centreRef.current ?? DEFAULT_CENTRE;
+        map = leaflet
+          .map(el, { scrollWheelZoom: false, attributionControl: false })
+          .setView([start.lat, start.lng], pinRef.current ? 14 : 11);
+        map.on('click', (e) => place(e.latlng.lat, e.latlng.lng));
+      },
+      () => {
+        if (!map) return;
+        creditedTileLayer(leaflet, map, tiles, 18).addTo(map);
+        mapRef.current = map;
+        setReady(true);
+      },
+    ]);
     return () => {
-      map.remove();
+      stop();
+      map?.remove();
       mapRef.current = null;
       markerRef.current = null;
+      setReady(false);
     };
   }, [leaflet, tiles, place]);
 
   // The marker follows the state (placed, moved, removed).
   useEffect(() => {
     const map = mapRef.current;
-    if (!leaflet || !map) return;
+    if (!leaflet || !ready || !map) return;
     if (!pin) {
       markerRef.current?.remove();
       markerRef.current = null;
@@ -89,7 +112,7 @@ export function PinPicker({
       place(at.lat, at.lng);
     });
     markerRef.current = marker;
-  }, [leaflet, pin, place]);
+  }, [leaflet, ready, pin, place]);
 
   return (
     <Stack gap="xs">
@@ -114,7 +137,7 @@ export function PinPicker({
             variant="default"
             size="compact-sm"
             radius="xl"
-            disabled={!leaflet}
+            disabled={!ready}
             onClick={() => {
               const c = mapRef.current?.getCenter();
               if (c) place(c.lat, c.lng);

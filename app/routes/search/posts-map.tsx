@@ -10,7 +10,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { data, Form, Link, redirect, useLocation, useNavigate } from 'react-router';
 import { adPath, usePlace, usePrice } from '~/components/ads/ad-parts.tsx';
 import {
-  ATTRIBUTION,
+  creditedTileLayer,
   DEFAULT_CENTRE,
   type Leaflet,
   useLeafletWhenVisible,
@@ -438,10 +438,10 @@ function AdsMap({ search, centre }: { search: string; centre: LoaderData['centre
     let map: LeafletMap | null = null;
     const stop = runInTasks([
       () => {
-        map = leaflet.map(el, { minZoom: MIN_ZOOM, maxZoom: MAX_ZOOM });
+        map = leaflet.map(el, { minZoom: MIN_ZOOM, maxZoom: MAX_ZOOM, attributionControl: false });
       },
       () => map?.setView([start.lat, start.lng], start.zoom),
-      () => map && leaflet.tileLayer(tiles, { attribution: ATTRIBUTION, maxZoom: MAX_ZOOM }).addTo(map),
+      () => map && creditedTileLayer(leaflet, map, tiles, MAX_ZOOM).addTo(map),
       () => {
         const shown = map;
         if (!shown) return;
