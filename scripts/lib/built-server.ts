@@ -30,7 +30,8 @@ export async function startBuiltServer(
   env: Record<string, string> = {},
   options: { nodeArgs?: string[]; port?: number } = {},
 ): Promise<RunningTestServer> {
-  if (!existsSync('build/server/index.js')) throw new Error('No build: run `npm run build` before the HTTP tests.');
+  if (!existsSync('build/server/index.js'))
+    throw new Error('No build: run `npm run build` before the HTTP or end-to-end tests.');
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'souq-http-'));
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server/main.ts'], {
