@@ -120,8 +120,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content={BRAND_COLOR} />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: colorModeScript }} />
         {/* The page's language's font, and Inter's digits and punctuation, which every page writes
-            (prices, counts, the footer's year) in both languages from that one file (app/styles/fonts.css). */}
-        {[locale === 'ar' ? arabicFont : latinFont, digitsFont].map((href) => (
+            (prices, counts, the footer's year) in both languages from that one file (app/styles/fonts.css).
+            English pages write Arabic too (the language switch's "العربية"), so they preload the Arabic
+            font as well: found by layout, it came a round trip late (docs/performance.md, "Fonts"). */}
+        {[...(locale === 'ar' ? [arabicFont] : [latinFont, arabicFont]), digitsFont].map((href) => (
           <link key={href} rel="preload" as="font" type="font/woff2" href={href} crossOrigin="" />
         ))}
         <Meta />
