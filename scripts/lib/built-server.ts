@@ -47,30 +47,38 @@ export async function startBuiltServer(
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready in 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitUntilAnswering(child, `${url}/readyz`, 60_000, 'server');
   return {
     url,
     dataDir,
     child,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
       return child.exitCode;
     },
   };
+}
+
+/** Waits until `url` answers 2xx; throws when `child` exits first or `ms` pass. */
+export async function waitUntilAnswering(child: ChildProcess, url: string, ms: number, name: string) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const ok = await fetch(url).then(
+      (res) => res.ok,
+      () => false, // not listening yet
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not become ready in ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** SIGTERM, then waits for the exit (at once when it has exited already). */
+export async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }

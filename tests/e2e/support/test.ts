@@ -7,14 +7,19 @@
 // through E2E_DATA_DIR (./helpers.ts), set here.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { test as base } from '@playwright/test';
-import { freePort, type RunningTestServer, startBuiltServer } from '../../../scripts/lib/built-server.ts';
+import {
+  freePort,
+  type RunningTestServer,
+  startBuiltServer,
+  stopChild,
+  waitUntilAnswering,
+} from '../../../scripts/lib/built-server.ts';
 
 export type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 export { expect } from '@playwright/test';
 
 interface Site {
   url: string;
-  dataDir: string;
 }
 
 /** The OpenID Connect provider (tests/support/oidc-provider-server.ts) for the app on `appPort`. */
@@ -23,24 +28,13 @@ async function startOidc(port: number, appPort: number): Promise<ChildProcess> {
     env: { ...process.env, E2E_OIDC_PORT: String(port), E2E_PORT: String(appPort) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the OIDC provider exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    if (Date.now() > deadline) throw new Error('the OIDC provider did not start in 30 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  await waitUntilAnswering(
+    child,
+    `http://127.0.0.1:${port}/.well-known/openid-configuration`,
+    30_000,
+    'the OIDC provider',
+  );
+  return child;
 }
 
 export const test = base.extend<Record<never, never>, { site: Site }>({
@@ -72,7 +66,7 @@ export const test = base.extend<Record<never, never>, { site: Site }>({
           { port },
         );
         process.env.E2E_DATA_DIR = server.dataDir;
-        await use({ url: server.url, dataDir: server.dataDir });
+        await use({ url: server.url });
       } finally {
         await server?.stop();
         await stopChild(oidc);
