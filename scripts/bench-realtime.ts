@@ -6,7 +6,8 @@
 // 1. 10 000 concurrent WebSocket connections, each subscribed (signed) to its own private channel:
 //    the server process's RSS;
 // 2. one event to 1 000 subscribers of one channel, round after round: the time from the publish
-//    call to each subscriber's receipt;
+//    call to each subscriber's receipt, the subscribers read by a small C program
+//    (scripts/lib/fanout-reader.c) so that reading a thousand of them costs less than writing them;
 // 3. events published through the signed HTTP API (`batch_events`) to chats of two subscribers, as
 //    fast as the server takes them, every delivery counted;
 // 4. the trigger path alone: chat-shaped events at a steady rate, one publish each on a chat's
@@ -42,6 +43,7 @@ import type {
   TriggerLatencyResult,
 } from './lib/bench-realtime-client.ts';
 import { freePort, startBuiltServer } from './lib/built-server.ts';
+import { buildFanoutReader } from './lib/fanout-reader.ts';
 
 export interface RealtimeBenchOptions {
   /** Concurrent connections of the first figure. */
@@ -62,6 +64,11 @@ export interface RealtimeBenchOptions {
   redis: string | null;
   /** A CPU profile of the server during each figure, written to this folder and summarised. */
   profileDir: string | null;
+  /**
+   * What reads the fan-out's subscribers: the native reader (scripts/lib/fanout-reader.c, built
+   * with the machine's C compiler; the Node client when it cannot be built) or the Node client.
+   */
+  reader: 'native' | 'node';
 }
 
 export const REALTIME_DEFAULTS: RealtimeBenchOptions = {
@@ -75,6 +82,7 @@ export const REALTIME_DEFAULTS: RealtimeBenchOptions = {
   rate: 100,
   redis: null,
   profileDir: null,
+  reader: 'native',
 };
 
 /** The targets of docs/performance.md ("Realtime"). */
@@ -103,7 +111,10 @@ export interface RealtimeRun {
     kb_per_connection: number;
     server_cpu_ms: number;
   };
+  /** `client_cpu_ms`: the CPU of what read the subscribers (the client process, or the native reader). */
   fanout: FanoutResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
+  /** Why the fan-out was read by the Node client when the native reader was asked for. */
+  reader_note: string | null;
   throughput: ThroughputResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
   /** Chat-shaped events through the signed HTTP API at a steady rate: the realtime server alone. */
   trigger: TriggerLatencyResult & { server_cpu_ms: number };
@@ -177,7 +188,12 @@ async function firebaseKeys(): Promise<{ key: FirebaseKey; url: string; stop: ()
   };
 }
 
-async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s: string) => void) {
+async function run(
+  adapter: 'local' | 'redis',
+  o: RealtimeBenchOptions,
+  reader: { program: string | null; note: string | null },
+  log: (s: string) => void,
+) {
   // An app of its own for each run: the Redis keys and channels are the app's (never another run's).
   const app = {
     id: `bench-${randomBytes(4).toString('hex')}`,
@@ -261,22 +277,31 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
     // 2. Fan-out: one channel, `fanout` subscribers.
     log(`  ${adapter}: fan-out to ${o.fanout}…`);
     const channel = 'private-bench-fanout';
-    const fanOpen = await client.call<OpenResult>('open', {
-      group: 'fanout',
-      count: o.fanout,
-      subscriptions: { kind: 'one', channel },
-    });
-    c0 = cpu();
-    let cc0 = (await client.call<{ ms: number }>('cpu')).ms;
-    const fan = await measure('fan-out', () =>
-      client.call<FanoutResult>('fanout', { group: 'fanout', channel, rounds: o.rounds, gapMs: 10 }),
-    );
-    const fanout = {
-      ...fan,
-      open: fanOpen,
-      server_cpu_ms: cpu() - c0,
-      client_cpu_ms: (await client.call<{ ms: number }>('cpu')).ms - cc0,
-    };
+    const fanArgs = { group: 'fanout', channel, rounds: o.rounds, gapMs: 10 };
+    let fanout: RealtimeRun['fanout'];
+    if (reader.program) {
+      c0 = cpu();
+      const fan = await measure('fan-out', () =>
+        client.call<FanoutResult>('fanout', { ...fanArgs, reader: { program: reader.program, count: o.fanout } }),
+      );
+      const open = fan.reader_open ?? { opened: 0, failed: 0, ms: 0, errors: [] };
+      fanout = { ...fan, open, server_cpu_ms: cpu() - c0, client_cpu_ms: fan.reader_cpu_ms ?? 0 };
+    } else {
+      const fanOpen = await client.call<OpenResult>('open', {
+        group: 'fanout',
+        count: o.fanout,
+        subscriptions: { kind: 'one', channel },
+      });
+      c0 = cpu();
+      const cc0 = (await client.call<{ ms: number }>('cpu')).ms;
+      const fan = await measure('fan-out', () => client.call<FanoutResult>('fanout', fanArgs));
+      fanout = {
+        ...fan,
+        open: fanOpen,
+        server_cpu_ms: cpu() - c0,
+        client_cpu_ms: (await client.call<{ ms: number }>('cpu')).ms - cc0,
+      };
+    }
     await client.call('close', { group: 'fanout' });
     await sleep(500);
 
@@ -289,7 +314,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       subscriptions: { kind: 'chats', prefix },
     });
     c0 = cpu();
-    cc0 = (await client.call<{ ms: number }>('cpu')).ms;
+    const cc0 = (await client.call<{ ms: number }>('cpu')).ms;
     const thr = await measure('throughput', () =>
       client.call<ThroughputResult>('throughput', {
         group: 'chats',
@@ -340,6 +365,7 @@ async function run(adapter: 'local' | 'redis', o: RealtimeBenchOptions, log: (s:
       fd_limit: limits,
       connections,
       fanout,
+      reader_note: reader.note,
       throughput,
       trigger,
       chat,
@@ -368,8 +394,17 @@ export async function benchRealtime(
         `raise --rt-pairs to at least ${Math.ceil(o.messages / (CHAT_MESSAGE_LIMIT.limit - 1))}`,
     );
   }
-  const runs = [await run('local', o, log)];
-  if (o.redis) runs.push(await run('redis', o, log));
+  const reader = { program: null as string | null, note: null as string | null };
+  if (o.reader === 'native') {
+    try {
+      reader.program = await buildFanoutReader();
+    } catch (error) {
+      reader.note = `the native reader could not be built (${(error as Error).message})`;
+      log(`  fan-out: ${reader.note}: the Node client reads it`);
+    }
+  }
+  const runs = [await run('local', o, reader, log)];
+  if (o.redis) runs.push(await run('redis', o, reader, log));
   return runs;
 }
 
@@ -398,10 +433,12 @@ export function realtimeChecks(runs: RealtimeRun[]): Check[] {
       figure: `${a}: one event to ${n(t.fanout_subscribers)} subscribers, p95 ≤ ${t.fanout_p95_ms} ms, p99 ≤ ${t.fanout_p99_ms} ms`,
       measured:
         `${n(f.subscribers)} subscribers, ${f.rounds} rounds: p95 ${f.latency.p95_ms} ms, p99 ${f.latency.p99_ms} ms` +
-        `${f.missing ? `, ${n(f.missing)} receipts missing` : ''}`,
+        `${f.missing ? `, ${n(f.missing)} receipts missing` : ''}${f.duplicates ? `, ${n(f.duplicates)} twice` : ''}` +
+        ` (read by the ${f.reader === 'native' ? 'native reader' : 'Node client'})`,
       ok:
         f.subscribers >= t.fanout_subscribers &&
         f.missing === 0 &&
+        f.duplicates === 0 &&
         f.latency.p95_ms <= t.fanout_p95_ms &&
         f.latency.p99_ms <= t.fanout_p99_ms,
     });
@@ -481,10 +518,14 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
         `${n(Math.round(1000 / Math.max(hCpu, 0.001)))} events/s (client CPU ${n(h.client_cpu_ms)} ms)`,
     );
     const f = r.fanout;
+    const readBy =
+      f.reader === 'native'
+        ? 'the native reader (scripts/lib/fanout-reader.c)'
+        : `the Node client${r.reader_note ? `, as ${r.reader_note}` : ''}`;
     console.log(
-      `  fan-out: ${n(f.subscribers)} subscribers of one channel, ${f.rounds} rounds; CPU a round: server ` +
-        `${perEvent(f.server_cpu_ms, f.rounds)} ms, client ${perEvent(f.client_cpu_ms, f.rounds)} ms (the client ` +
-        "reads every subscriber's frame on one thread, so a client slower than the server adds to the later receipts)",
+      `  fan-out: ${n(f.subscribers)} subscribers of one channel, ${f.rounds} rounds, read by ${readBy}; CPU a ` +
+        `round: server ${perEvent(f.server_cpu_ms, f.rounds)} ms, reader ${perEvent(f.client_cpu_ms, f.rounds)} ms ` +
+        "(one thread reads every subscriber's frame, so a reader slower than the server adds to the later receipts)",
     );
     const rows: [string, Latency, number][] = [
       [
@@ -548,7 +589,10 @@ if (import.meta.main) {
   }
 }
 
-/** --redis URL and the sizes (--rt-connections, --rt-fanout, --rt-rounds, --rt-chats, --rt-seconds, --rt-pairs, --rt-messages, --rt-rate). */
+/**
+ * --redis URL, --rt-reader native|node (what reads the fan-out) and the sizes (--rt-connections,
+ * --rt-fanout, --rt-rounds, --rt-chats, --rt-seconds, --rt-pairs, --rt-messages, --rt-rate).
+ */
 export function realtimeOptions(argv: string[]): Partial<RealtimeBenchOptions> {
   const out: Partial<RealtimeBenchOptions> = {};
   const value = (name: string) => {
@@ -566,6 +610,14 @@ export function realtimeOptions(argv: string[]): Partial<RealtimeBenchOptions> {
       process.exit(2);
     }
     out.redis = redis;
+  }
+  const reader = value('rt-reader');
+  if (reader !== null) {
+    if (reader !== 'native' && reader !== 'node') {
+      console.error('--rt-reader is native or node');
+      process.exit(2);
+    }
+    out.reader = reader;
   }
   const sizes = ['connections', 'fanout', 'rounds', 'chats', 'seconds', 'pairs', 'messages', 'rate'] as const;
   for (const key of sizes) {

@@ -3,7 +3,9 @@
 // speak the Pusher protocol (version 7) directly — pusher-js costs too much per connection for
 // 10 000 of them in one process — and sign their private subscriptions with the official `pusher` SDK
 // (`authorizeChannel`, what an app's auth endpoint does); events are published with the same SDK
-// through the server's signed HTTP API (`POST /apps/{id}/events` and `/batch_events`). The chat
+// through the server's signed HTTP API (`POST /apps/{id}/events` and `/batch_events`). The fan-out's
+// thousand subscribers are read by the native reader (./fanout-reader.c) when the bench could build
+// it: this process then signs its subscriptions and publishes the rounds. The chat
 // figure goes through the app instead: members signed in through its API (./bench-chat-members.ts)
 // send messages with `POST /api/chats/{id}/messages` and subscribe as the site's pages do, each
 // subscription signed by `POST /api/broadcasting/auth` with the member's session.
@@ -17,8 +19,9 @@ import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Pusher from 'pusher';
 import { CHAT_TEXT, type FirebaseKey, Member, placeAd, startChat } from './bench-chat-members.ts';
-import { summarise } from './bench-load.ts';
+import { processCpuMs, summarise } from './bench-load.ts';
 import { BenchSocket } from './bench-websocket.ts';
+import { FanoutReader } from './fanout-reader.ts';
 
 export interface ClientSetup {
   /** http://127.0.0.1:port of the server under test. */
@@ -62,6 +65,13 @@ export interface FanoutResult {
   /** The last subscriber's receipt of each round. */
   last: Latency;
   missing: number;
+  /** Receipts of a round beyond one a subscriber. */
+  duplicates: number;
+  /** What read the subscribers' sockets: this process (`node`) or the native reader (`native`). */
+  reader: 'node' | 'native';
+  /** The native reader's sockets (opened by it) and its CPU time (ms). */
+  reader_open?: OpenResult;
+  reader_cpu_ms?: number;
 }
 
 export interface ThroughputResult {
@@ -290,46 +300,121 @@ async function until(done: () => boolean, ms: number) {
   while (!done() && performance.now() < deadline) await sleep(2);
 }
 
+/** The latencies of a fan-out, from each round's receipts (ms after its publish call began). */
+class FanoutTimes {
+  readonly all: number[] = [];
+  readonly first: number[] = [];
+  readonly last: number[] = [];
+  missing = 0;
+  duplicates = 0;
+
+  add(receipts: number[], subscribers: number, duplicates: number) {
+    let low = Number.POSITIVE_INFINITY;
+    let high = 0;
+    for (const t of receipts) {
+      this.all.push(t);
+      low = Math.min(low, t);
+      high = Math.max(high, t);
+    }
+    if (receipts.length > 0) this.first.push(low);
+    if (receipts.length < subscribers) this.missing += subscribers - receipts.length;
+    else this.last.push(high);
+    this.duplicates += duplicates;
+  }
+
+  result(rounds: number, subscribers: number, reader: FanoutResult['reader']): FanoutResult {
+    return {
+      rounds,
+      subscribers,
+      latency: latencyOf(this.all),
+      first: latencyOf(this.first),
+      last: latencyOf(this.last),
+      missing: this.missing,
+      duplicates: this.duplicates,
+      reader,
+    };
+  }
+}
+
 /**
  * One event to every subscriber of one channel, `rounds` times, one round after the other (each
- * waits for every receipt, or 2 s, then `gapMs`).
+ * waits for every receipt, or 2 s, then `gapMs`). The subscribers are a group of this process's
+ * sockets, or, with `reader`, `count` sockets of the native reader (./fanout-reader.c): this
+ * process then only publishes.
  */
-async function fanout(args: { group: string; channel: string; rounds: number; gapMs: number }) {
+async function fanout(args: {
+  group: string;
+  channel: string;
+  rounds: number;
+  gapMs: number;
+  reader?: { program: string; count: number };
+}) {
+  if (args.reader) return nativeFanout({ ...args, reader: args.reader });
   const subscribers = (groups.get(args.group) ?? []).length;
-  const all: number[] = [];
-  const last: number[] = [];
-  let missing = 0;
-  const first: number[] = [];
+  const times = new FanoutTimes();
+  let round: number[] = [];
   let current = -1;
   let t0 = 0;
-  let got = 0;
-  let latest = 0;
   onEvent = (_s, event, _c, data, at) => {
-    if (event !== 'bench.fanout' || Number(data) !== current) return;
-    got++;
-    latest = at - t0;
-    if (got === 1) first.push(latest);
-    all.push(latest);
+    if (event === 'bench.fanout' && Number(data) === current) round.push(at - t0);
   };
   for (let r = 0; r < args.rounds; r++) {
     current = r;
-    got = 0;
+    round = [];
     t0 = performance.now();
     await sdk.trigger(args.channel, 'bench.fanout', String(r));
-    await until(() => got >= subscribers, 2_000);
-    if (got < subscribers) missing += subscribers - got;
-    else last.push(latest);
+    await until(() => round.length >= subscribers, 2_000);
+    // A socket's receipts beyond the first of a round are counted as more receipts here: each socket
+    // sees one frame a round unless the server wrote one twice, which the native reader tells apart.
+    times.add(round.slice(0, subscribers), subscribers, Math.max(0, round.length - subscribers));
     await sleep(args.gapMs);
   }
   onEvent = () => {};
-  return {
-    rounds: args.rounds,
-    subscribers,
-    latency: latencyOf(all),
-    first: latencyOf(first),
-    last: latencyOf(last),
-    missing,
-  } satisfies FanoutResult;
+  return times.result(args.rounds, subscribers, 'node');
+}
+
+async function nativeFanout(args: {
+  channel: string;
+  rounds: number;
+  gapMs: number;
+  reader: { program: string; count: number };
+}): Promise<FanoutResult> {
+  const started = performance.now();
+  const reader = await FanoutReader.start({
+    program: args.reader.program,
+    url: setup.url,
+    appKey: setup.app.key,
+    count: args.reader.count,
+    channel: args.channel,
+    event: 'bench.fanout',
+    perAddress: setup.perAddress,
+    sign: (socketId, channel) => sdk.authorizeChannel(socketId, channel).auth,
+  });
+  const opened = { opened: args.reader.count, failed: 0, ms: Math.round(performance.now() - started), errors: [] };
+  try {
+    const times = new FanoutTimes();
+    const cpu0 = processCpuMs(reader.pid);
+    for (let r = 0; r < args.rounds; r++) {
+      reader.expect(r);
+      // process.hrtime.bigint() reads CLOCK_MONOTONIC, the reader's clock.
+      const t0 = process.hrtime.bigint();
+      await sdk.trigger(args.channel, 'bench.fanout', String(r));
+      const got = await reader.receipts(2_000);
+      times.add(
+        got.times.map((t) => Number(t - t0) / 1e6),
+        args.reader.count,
+        got.duplicates,
+      );
+      await sleep(args.gapMs);
+    }
+    return {
+      ...times.result(args.rounds, args.reader.count, 'native'),
+      reader_open: opened,
+      reader_cpu_ms: processCpuMs(reader.pid) - cpu0,
+    };
+  } finally {
+    await reader.stop();
+  }
 }
 
 /** A chat message as it would travel: an id, the chat, its sender, a line of Arabic text, the time. */
