@@ -11,7 +11,8 @@ import { expect, test } from './support/test.ts';
  * The levels held here are the targets themselves (docs/performance.md, "Pages on a phone"). On a
  * quiet machine on 2026-11-27 the medians were LCP 1.50–1.95 s, TBT 0–23 ms and performance 98–100.
  * Total Blocking Time is the page's long tasks as this machine runs them, with the server and
- * Chromium on the same two cores: with other work running beside them the map page measured up to
+ * Chromium on the same two cores, at the CPU slowdown calibrated to the machine's speed before each
+ * run (`cpuSlowdownFor`): with other work running beside them the map page measured up to
  * 199 ms. LIGHTHOUSE_RELAXED=1 holds LCP at 2.2 s, TBT at 300 ms and performance at 90, for a
  * development machine busy with other work; CI runs on a quiet one.
  */
