@@ -78,7 +78,7 @@ export const TARGETS: Levels = {
  * (docs/performance.md, "Pages on a phone"). The preset slows the CPU 4×, which turns the desktop
  * Lighthouse expects (a benchmarkIndex of about 1 500 and more) into a mid-range phone; on a
  * slower machine 4× makes a slower phone, and Lighthouse warns and asks for a smaller multiplier.
- * Its calibration (docs/throttling.md of Lighthouse, "Calibrating the CPU slowdown") maps a
+ * Its calibration (Lighthouse's throttling guide, "Calibrating the CPU slowdown") maps a
  * benchmarkIndex of 1 533 to 4×, 1 300 to 3×, 800 to 2× and 150 to 1×; between them, a straight
  * line. A faster machine keeps the preset's 4×, so the levels are never held more loosely than by
  * the preset itself.
