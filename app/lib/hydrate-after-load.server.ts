@@ -8,8 +8,12 @@
 // scripts are better fetched once the page has loaded. This rewrites the rendered document:
 // - the head loses its modulepreload links;
 // - the inline module script first waits for the window's `load` event (or BOOT_WAIT_MS after the
-//   document was parsed, whichever comes first: a photo that hangs never holds the page back),
-//   then adds the same modulepreload links (every file is fetched in parallel, as before) and
+//   document was parsed, whichever comes first: a photo that hangs never holds the page back), and
+//   for the page's first paint (or BOOT_WAIT_MS more: a tab opened in the background paints only
+//   when shown), which on a phone can come after `load`: the links' work stays off the first frame,
+//   and Lighthouse's simulation, which counts a script requested before the first paint as holding
+//   it back, no longer puts them on the page's critical path (docs/performance.md, "Pages on a
+//   phone"); then it adds the same modulepreload links (every file is fetched in parallel, as before) and
 //   imports the route modules dynamically instead of statically, and goes on as React Router wrote it.
 //   The links go in PRELOADS_PER_TASK at a time, each group in a task of its own: a phone spends a
 //   millisecond or more on each link, and fifty of them in one go were the longest task of a page's
@@ -43,6 +47,10 @@ export function hydrateAfterLoad(html: string): string {
     `${tag}await new Promise((go) => {` +
     ` if (document.readyState === 'complete') go();` +
     ` else { addEventListener('load', go, { once: true }); setTimeout(go, ${BOOT_WAIT_MS}); } });\n` +
+    `await new Promise((go) => {` +
+    ` if (performance.getEntriesByType('paint').length > 0 || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return go();` +
+    ` const seen = new PerformanceObserver(() => { seen.disconnect(); go(); }); seen.observe({ type: 'paint' });` +
+    ` setTimeout(go, ${BOOT_WAIT_MS}); });\n` +
     `const preloads = ${JSON.stringify(hrefs)};\n` +
     `for (let i = 0; i < preloads.length; i += ${PRELOADS_PER_TASK}) {` +
     ` if (i > 0) await new Promise((go) => setTimeout(go, 0));` +

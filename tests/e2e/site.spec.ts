@@ -188,3 +188,27 @@ test('a page from the page cache runs its inline scripts under a CSP of hashes, 
     await context.close();
   }
 });
+
+test('hydration adds its script preloads only once the page has painted, on a slow phone too', async ({ page }) => {
+  // Each modulepreload link the page adds, with whether a paint had been recorded by then
+  // (app/lib/hydrate-after-load.server.ts).
+  await page.addInitScript(() => {
+    const added: boolean[] = [];
+    (window as unknown as { preloadsAfterPaint: boolean[] }).preloadsAfterPaint = added;
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const node of r.addedNodes)
+          if (node instanceof HTMLLinkElement && node.rel === 'modulepreload')
+            added.push(performance.getEntriesByType('paint').length > 0);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  for (const path of ['/en/posts', '/', '/en', '/posts']) {
+    await page.goto(path);
+    const added = () =>
+      page.evaluate(() => (window as unknown as { preloadsAfterPaint: boolean[] }).preloadsAfterPaint);
+    await expect.poll(async () => (await added()).length, { timeout: 15_000 }).toBeGreaterThan(5);
+    expect(await added()).not.toContain(false);
+  }
+});

@@ -26,6 +26,8 @@ describe('hydration after the page has loaded', () => {
     expect(boot).not.toMatch(/^\s*import\s/m);
     expect(boot.indexOf("addEventListener('load'")).toBeGreaterThan(-1);
     expect(boot).toContain(`setTimeout(go, ${BOOT_WAIT_MS})`);
+    // Then the first paint (a paint performance entry), with the same time limit.
+    expect(boot.indexOf("observe({ type: 'paint' })")).toBeGreaterThan(boot.indexOf("addEventListener('load'"));
     // The wait comes before any import, then the preloads and the route modules, then the entry.
     const wait = boot.indexOf('await new Promise');
     const routes = boot.indexOf('await Promise.all([import(');
