@@ -49,7 +49,6 @@ typedef struct {
 
 static Sock *socks;
 static int count;
-static const char *event_name;
 static char event_key[256]; /* "event":"EVENT" */
 static long current = -1;   /* the round being timed, -1 between rounds */
 static long long *times;
@@ -321,9 +320,8 @@ int main(int argc, char **argv) {
   const char *host = argv[1], *path = argv[3], *channel = argv[5];
   int port = atoi(argv[2]), per_address = atoi(argv[7]);
   count = atoi(argv[4]);
-  event_name = argv[6];
   if (count < 1 || per_address < 1 || port < 1) fail("COUNT, PORT and PER_ADDRESS are whole numbers ≥ 1");
-  snprintf(event_key, sizeof event_key, "\"event\":\"%s\"", event_name);
+  snprintf(event_key, sizeof event_key, "\"event\":\"%s\"", argv[6]);
   seed ^= (uint32_t)now_ns() ^ (uint32_t)getpid();
   socks = calloc((size_t)count, sizeof *socks);
   times = calloc((size_t)count, sizeof *times);

@@ -6,6 +6,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -33,7 +34,7 @@ export async function buildFanoutReader(): Promise<string> {
     );
   }
   // Renamed into place whole, so a concurrent build never runs a half-written program.
-  await import('node:fs/promises').then((fs) => fs.rename(partial, out));
+  await rename(partial, out);
   return out;
 }
 
