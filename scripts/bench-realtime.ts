@@ -113,6 +113,11 @@ export interface RealtimeRun {
   };
   /** `client_cpu_ms`: the CPU of what read the subscribers (the client process, or the native reader). */
   fanout: FanoutResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
+  /**
+   * The same rounds with the native reader's own C writer in the server's place (`--floor`): what
+   * this machine's loopback allows one writing thread. Null when the Node client read the fan-out.
+   */
+  fanout_floor: (FanoutResult & { writer_cpu_ms: number }) | null;
   /** Why the fan-out was read by the Node client when the native reader was asked for. */
   reader_note: string | null;
   throughput: ThroughputResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
@@ -279,6 +284,7 @@ async function run(
     const channel = 'private-bench-fanout';
     const fanArgs = { group: 'fanout', channel, rounds: o.rounds, gapMs: 10 };
     let fanout: RealtimeRun['fanout'];
+    let floor: RealtimeRun['fanout_floor'] = null;
     if (reader.program) {
       c0 = cpu();
       const fan = await measure('fan-out', () =>
@@ -286,6 +292,13 @@ async function run(
       );
       const open = fan.reader_open ?? { opened: 0, failed: 0, ms: 0, errors: [] };
       fanout = { ...fan, open, server_cpu_ms: cpu() - c0, client_cpu_ms: fan.reader_cpu_ms ?? 0 };
+      log(`  ${adapter}: the fan-out's floor on this machine…`);
+      floor = await client.call<NonNullable<RealtimeRun['fanout_floor']>>('fanoutFloor', {
+        channel,
+        rounds: o.rounds,
+        gapMs: fanArgs.gapMs,
+        reader: { program: reader.program, count: o.fanout },
+      });
     } else {
       const fanOpen = await client.call<OpenResult>('open', {
         group: 'fanout',
@@ -365,6 +378,7 @@ async function run(
       fd_limit: limits,
       connections,
       fanout,
+      fanout_floor: floor,
       reader_note: reader.note,
       throughput,
       trigger,
@@ -434,7 +448,11 @@ export function realtimeChecks(runs: RealtimeRun[]): Check[] {
       measured:
         `${n(f.subscribers)} subscribers, ${f.rounds} rounds: p95 ${f.latency.p95_ms} ms, p99 ${f.latency.p99_ms} ms` +
         `${f.missing ? `, ${n(f.missing)} receipts missing` : ''}${f.duplicates ? `, ${n(f.duplicates)} twice` : ''}` +
-        ` (read by the ${f.reader === 'native' ? 'native reader' : 'Node client'})`,
+        ` (read by the ${f.reader === 'native' ? 'native reader' : 'Node client'})` +
+        (r.fanout_floor
+          ? `; this machine's floor, a C writer in the server's place: p95 ${r.fanout_floor.latency.p95_ms} ms, ` +
+            `p99 ${r.fanout_floor.latency.p99_ms} ms`
+          : ''),
       ok:
         f.subscribers >= t.fanout_subscribers &&
         f.missing === 0 &&
@@ -527,6 +545,14 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
         `round: server ${perEvent(f.server_cpu_ms, f.rounds)} ms, reader ${perEvent(f.client_cpu_ms, f.rounds)} ms ` +
         "(one thread reads every subscriber's frame, so a reader slower than the server adds to the later receipts)",
     );
+    if (r.fanout_floor) {
+      const g = r.fanout_floor;
+      console.log(
+        `  fan-out floor: the same ${n(g.subscribers)} loopback connections and reader, each round written by the ` +
+          `reader's own C writer (one thread, one write a connection, the server's frame): what one writing ` +
+          `thread gets from this machine's loopback; ${n(g.missing)} receipts missing, ${n(g.duplicates)} twice`,
+      );
+    }
     const rows: [string, Latency, number][] = [
       [
         `fan-out: ${n(r.fanout.subscribers)} subscribers × ${r.fanout.rounds} rounds`,
@@ -535,6 +561,15 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
       ],
       ['fan-out: the first subscriber of each round', r.fanout.first, Number.NaN],
       ['fan-out: the last subscriber of each round', r.fanout.last, Number.NaN],
+      ...(r.fanout_floor
+        ? ([
+            [
+              "fan-out floor: a C writer in the server's place",
+              r.fanout_floor.latency,
+              perEvent(r.fanout_floor.writer_cpu_ms, r.fanout_floor.rounds),
+            ],
+          ] as [string, Latency, number][])
+        : []),
       ['throughput run: each delivery', h.latency, hCpu],
       [
         `trigger path at ${r.trigger.rate}/s: each delivery`,

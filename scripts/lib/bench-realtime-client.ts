@@ -417,6 +417,48 @@ async function nativeFanout(args: {
   }
 }
 
+/**
+ * The fan-out's floor on this machine: the same rounds, read by the same native reader, written by
+ * its own C writer instead of the server (`--floor`, ./fanout-reader.c). `writer_cpu_ms` stands
+ * beside the server's CPU for the same rounds.
+ */
+async function fanoutFloor(args: {
+  channel: string;
+  rounds: number;
+  gapMs: number;
+  reader: { program: string; count: number };
+}): Promise<FanoutResult & { writer_cpu_ms: number }> {
+  const reader = await FanoutReader.floor({
+    program: args.reader.program,
+    count: args.reader.count,
+    channel: args.channel,
+    event: 'bench.fanout',
+  });
+  try {
+    const times = new FanoutTimes();
+    const writer = reader.writerPid as number;
+    const cpu0 = { reader: processCpuMs(reader.pid), writer: processCpuMs(writer) };
+    for (let r = 0; r < args.rounds; r++) {
+      const t0 = process.hrtime.bigint();
+      reader.publish(r);
+      const got = await reader.receipts(2_000);
+      times.add(
+        got.times.map((t) => Number(t - t0) / 1e6),
+        args.reader.count,
+        got.duplicates,
+      );
+      await sleep(args.gapMs);
+    }
+    return {
+      ...times.result(args.rounds, args.reader.count, 'native'),
+      reader_cpu_ms: processCpuMs(reader.pid) - cpu0.reader,
+      writer_cpu_ms: processCpuMs(writer) - cpu0.writer,
+    };
+  } finally {
+    await reader.stop();
+  }
+}
+
 /** A chat message as it would travel: an id, the chat, its sender, a line of Arabic text, the time. */
 function chatMessage(seq: number, chat: number): string {
   return JSON.stringify({
@@ -805,6 +847,7 @@ const commands = {
   open,
   close,
   fanout,
+  fanoutFloor,
   throughput,
   triggerLatency,
   chatSetup,

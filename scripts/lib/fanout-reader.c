@@ -24,6 +24,16 @@
 //                                  (Node's process.hrtime.bigint() reads the same clock);
 //   in   quit                      it closes every connection and exits.
 // Anything wrong (a refused upgrade, a closed connection, an error frame) goes to stderr, exit 1.
+//
+//   fanout-reader --floor COUNT CHANNEL EVENT
+//
+// The machine's floor for the figure: the same reader, with a C program in the server's place.
+// It opens COUNT loopback TCP connections to itself and forks a writer holding their other ends,
+// which writes each round's frame (the server's, byte for byte) to every connection in turn, one
+// thread and one write(2) a connection, as the server does. No handshake, no subscription:
+// `ready WRITER_PID` comes once the connections are open, and one more command starts a round:
+//   in   publish R                 `expect R`, then the writer sends the round.
+// What the server's figure spends beyond this one is its own (docs/performance.md, "Realtime").
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -37,6 +47,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +67,7 @@ static int got, dups;
 static unsigned char chunk[256 * 1024];
 static long long read_at; /* when the last read returned */
 static uint32_t seed = 2463534242u;
+static int floor_pipe = -1; /* --floor: the writer's commands */
 
 static void fail(const char *format, ...) {
   va_list args;
@@ -305,6 +317,12 @@ static int command(const char *line) {
   if (strncmp(line, "expect ", 7) == 0) {
     current = strtol(line + 7, NULL, 10);
     got = dups = 0;
+  } else if (strncmp(line, "publish ", 8) == 0 && floor_pipe >= 0) {
+    current = strtol(line + 8, NULL, 10);
+    got = dups = 0;
+    char round[32];
+    int n = snprintf(round, sizeof round, "%ld\n", current);
+    if (write(floor_pipe, round, (size_t)n) != n) fail("the floor's writer: %s", strerror(errno));
   } else if (strcmp(line, "report") == 0) {
     if (current >= 0) print_times();
   } else if (strcmp(line, "quit") == 0) {
@@ -315,18 +333,9 @@ static int command(const char *line) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  if (argc != 8) fail("usage: fanout-reader HOST PORT PATH COUNT CHANNEL EVENT PER_ADDRESS");
-  const char *host = argv[1], *path = argv[3], *channel = argv[5];
-  int port = atoi(argv[2]), per_address = atoi(argv[7]);
-  count = atoi(argv[4]);
-  if (count < 1 || per_address < 1 || port < 1) fail("COUNT, PORT and PER_ADDRESS are whole numbers ≥ 1");
-  snprintf(event_key, sizeof event_key, "\"event\":\"%s\"", argv[6]);
-  seed ^= (uint32_t)now_ns() ^ (uint32_t)getpid();
-  socks = calloc((size_t)count, sizeof *socks);
-  times = calloc((size_t)count, sizeof *times);
+/* The server's subscribers: COUNT connections, each upgraded and subscribed to CHANNEL. */
+static void subscribe_all(const char *host, int port, const char *path, const char *channel, int per_address) {
   char line[8192];
-
   for (int i = 0; i < count; i++) {
     Sock *s = connect_socket(host, port, path, i, per_address);
     char *text = read_text(s, i);
@@ -355,6 +364,88 @@ int main(int argc, char **argv) {
   }
   free(last_text);
   last_text = NULL;
+}
+
+/* --floor: COUNT loopback connections to this program, whose other ends a forked writer holds. */
+static pid_t open_floor(const char *channel, const char *event) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in at = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t size = sizeof at;
+  if (listener < 0 || bind(listener, (struct sockaddr *)&at, sizeof at) || listen(listener, 64) ||
+      getsockname(listener, (struct sockaddr *)&at, &size))
+    fail("listen: %s", strerror(errno));
+  int *ends = calloc((size_t)count, sizeof *ends);
+  int one = 1;
+  for (int i = 0; i < count; i++) {
+    socks[i].last_round = -1;
+    socks[i].fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (socks[i].fd < 0 || connect(socks[i].fd, (struct sockaddr *)&at, sizeof at)) fail("connect: %s", strerror(errno));
+    setsockopt(socks[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ends[i] = accept(listener, NULL, NULL);
+    if (ends[i] < 0) fail("accept: %s", strerror(errno));
+    /* As the server's sockets: Node sets no delay on every upgraded connection. */
+    setsockopt(ends[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  close(listener);
+  int commands[2];
+  if (pipe(commands)) fail("pipe: %s", strerror(errno));
+  fflush(stdout);
+  pid_t writer = fork();
+  if (writer < 0) fail("fork: %s", strerror(errno));
+  if (writer > 0) {
+    close(commands[0]);
+    for (int i = 0; i < count; i++) close(ends[i]);
+    free(ends);
+    floor_pipe = commands[1];
+    return writer;
+  }
+  /* The writer: a round's number on each line; the frame is made once and written to every end. */
+  close(commands[1]);
+  for (int i = 0; i < count; i++) close(socks[i].fd);
+  FILE *in = fdopen(commands[0], "r");
+  char line[64];
+  unsigned char frame[1024];
+  while (fgets(line, sizeof line, in)) {
+    int n = snprintf((char *)frame + 4, sizeof frame - 4, "{\"event\":\"%s\",\"channel\":\"%s\",\"data\":\"%ld\"}",
+                     event, channel, strtol(line, NULL, 10));
+    if (n < 0 || n >= (int)sizeof frame - 4) fail("the floor's frame is too long");
+    /* RFC 6455 §5.2, as the server's: final, unmasked, a 7- or 16-bit length before the payload. */
+    unsigned char *start = frame + 2;
+    if (n >= 126) {
+      start = frame;
+      start[1] = 126;
+      start[2] = (unsigned char)(n >> 8);
+      start[3] = (unsigned char)n;
+    } else {
+      start[1] = (unsigned char)n;
+    }
+    start[0] = 0x81;
+    size_t length = (size_t)(frame + 4 + n - start);
+    for (int i = 0; i < count; i++) write_all(ends[i], start, length);
+  }
+  _exit(0);
+}
+
+int main(int argc, char **argv) {
+  int floor = argc == 5 && strcmp(argv[1], "--floor") == 0;
+  if (!floor && argc != 8)
+    fail("usage: fanout-reader HOST PORT PATH COUNT CHANNEL EVENT PER_ADDRESS, or --floor COUNT CHANNEL EVENT");
+  count = atoi(argv[floor ? 2 : 4]);
+  const char *channel = argv[floor ? 3 : 5], *event = argv[floor ? 4 : 6];
+  if (count < 1) fail("COUNT is a whole number ≥ 1");
+  snprintf(event_key, sizeof event_key, "\"event\":\"%s\"", event);
+  seed ^= (uint32_t)now_ns() ^ (uint32_t)getpid();
+  socks = calloc((size_t)count, sizeof *socks);
+  times = calloc((size_t)count, sizeof *times);
+  pid_t writer = 0;
+  if (floor) {
+    writer = open_floor(channel, event);
+  } else {
+    int port = atoi(argv[2]), per_address = atoi(argv[7]);
+    if (per_address < 1 || port < 1) fail("PORT and PER_ADDRESS are whole numbers ≥ 1");
+    subscribe_all(argv[1], port, argv[3], channel, per_address);
+  }
+  char line[8192];
 
   int ep = epoll_create1(0);
   if (ep < 0) fail("epoll: %s", strerror(errno));
@@ -367,7 +458,8 @@ int main(int argc, char **argv) {
   fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
   struct epoll_event in = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
   if (epoll_ctl(ep, EPOLL_CTL_ADD, 0, &in)) fail("epoll_ctl stdin: %s", strerror(errno));
-  printf("ready\n");
+  if (floor) printf("ready %d\n", (int)writer);
+  else printf("ready\n");
   fflush(stdout);
 
   size_t pending = 0;
@@ -396,8 +488,12 @@ int main(int argc, char **argv) {
         *end = '\0';
         if (!command(start)) {
           for (int k = 0; k < count; k++) {
-            send_frame(&socks[k], 0x8, (const unsigned char *)"\x03\xe8", 2);
+            if (!floor) send_frame(&socks[k], 0x8, (const unsigned char *)"\x03\xe8", 2);
             close(socks[k].fd);
+          }
+          if (floor) {
+            close(floor_pipe);
+            waitpid(writer, NULL, 0);
           }
           return 0;
         }

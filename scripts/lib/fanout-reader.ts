@@ -69,6 +69,8 @@ export class FanoutReader {
   private stderr = '';
   private exited: Promise<number | null>;
   readonly child: ChildProcess;
+  /** `floor`: the process that writes the rounds, in the server's place. */
+  writerPid: number | null = null;
 
   private constructor(
     child: ChildProcess,
@@ -87,8 +89,10 @@ export class FanoutReader {
     lines.on('line', (line) => {
       const [kind, ...rest] = line.split(' ');
       if (kind === 'socket') child.stdin?.write(`auth ${rest[0]} ${sign(rest[1] ?? '')}\n`);
-      else if (kind === 'ready') ready();
-      else if (kind === 'times') {
+      else if (kind === 'ready') {
+        if (rest[0]) this.writerPid = Number(rest[0]);
+        ready();
+      } else if (kind === 'times') {
         const [round, k, duplicates, ...times] = rest;
         if (times.length !== Number(k)) return fail(new Error(`fanout-reader: a short line: ${line.slice(0, 80)}`));
         const receipts = { round: Number(round), times: times.map(BigInt), duplicates: Number(duplicates) };
@@ -97,6 +101,27 @@ export class FanoutReader {
         if (w) w(receipts);
         else this.arrived = receipts;
       }
+    });
+  }
+
+  /**
+   * The machine's floor for the fan-out: the reader with its own C writer in the server's place
+   * (`--floor` in the C file's header); resolves once its `count` connections are open. Rounds are
+   * sent with `publish`.
+   */
+  static floor(o: Pick<FanoutReaderOptions, 'program' | 'count' | 'channel' | 'event'>): Promise<FanoutReader> {
+    const child = spawn(o.program, ['--floor', String(o.count), o.channel, o.event], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+      const reader: FanoutReader = new FanoutReader(
+        child,
+        () => resolve(reader),
+        reject,
+        () => {
+          throw new Error('fanout-reader --floor subscribes nothing');
+        },
+      );
     });
   }
 
@@ -134,6 +159,12 @@ export class FanoutReader {
   expect(round: number) {
     this.arrived = null;
     this.child.stdin?.write(`expect ${round}\n`);
+  }
+
+  /** A floor's round: times it as `expect` does and has the floor's writer send it at once. */
+  publish(round: number) {
+    this.arrived = null;
+    this.child.stdin?.write(`publish ${round}\n`);
   }
 
   /** The round's receipts once every socket has it, or what it has after `ms`. */

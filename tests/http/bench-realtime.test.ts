@@ -25,6 +25,10 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
     expect(r.fanout.first.samples).toBe(4);
     expect(r.fanout.last.samples).toBe(4);
     expect(r.fanout.first.p50_ms).toBeLessThanOrEqual(r.fanout.last.p50_ms);
+    // The native reader read it (.ci/run installs a C compiler), so the floor was measured on the same sizes.
+    expect(r.fanout.reader).toBe('native');
+    expect(r.fanout_floor).toMatchObject({ subscribers: 30, rounds: 4, missing: 0, duplicates: 0 });
+    expect(r.fanout_floor?.latency.samples).toBe(30 * 4);
 
     const t = r.throughput;
     expect(t.open).toMatchObject({ opened: 14, failed: 0 });
@@ -59,6 +63,10 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
   const sized = checks.filter((c) => /concurrent connections|one event to/.test(c.figure));
   expect(sized).toHaveLength(2 * runs.length);
   expect(sized.every((c) => c.ok === false)).toBe(true);
+  // The fan-out's check names the floor beside the server's figure.
+  expect(
+    checks.filter((c) => c.figure.includes('one event to')).every((c) => /floor.*p95 [\d.]+ ms/.test(c.measured)),
+  ).toBe(true);
 });
 
 it('refuses chat sizes past what a member may send (the per-member rate limit)', async () => {

@@ -199,3 +199,31 @@ describe('frames', () => {
     expect(JSON.parse(await answer)).toEqual({ event: 'pusher:pong', data: {} });
   });
 });
+
+describe('the floor (--floor): its own C writer in the server’s place', () => {
+  it('opens its connections, writes each round to every one once, and times the receipts on Node’s clock', async () => {
+    reader = await FanoutReader.floor({ program, count: 40, channel: 'private-bench-fanout', event: 'bench.fanout' });
+    expect(reader.writerPid).toEqual(expect.any(Number));
+    expect(reader.writerPid).not.toBe(reader.pid);
+    for (let round = 0; round < 3; round++) {
+      const t0 = process.hrtime.bigint();
+      reader.publish(round);
+      const got = await reader.receipts(5_000);
+      const t1 = process.hrtime.bigint();
+      expect(got).toMatchObject({ round, duplicates: 0 });
+      expect(got.times).toHaveLength(40);
+      for (const t of got.times) {
+        expect(t).toBeGreaterThan(t0);
+        expect(t).toBeLessThan(t1);
+      }
+    }
+  });
+
+  it('stops its writer with it', async () => {
+    reader = await FanoutReader.floor({ program, count: 5, channel: 'private-x', event: 'bench.fanout' });
+    const writer = reader.writerPid as number;
+    await reader.stop();
+    reader = undefined;
+    expect(() => process.kill(writer, 0)).toThrow();
+  });
+});
