@@ -373,6 +373,33 @@ async function fanout(args: {
   return times.result(args.rounds, subscribers, 'node');
 }
 
+/**
+ * The rounds of a fan-out read by the native reader, one after the other: `prepare` before the
+ * round's clock starts, `publish` after; each receipt in ms after its round's publish began (each
+ * round waits for every receipt, or 2 s, then `gapMs`).
+ */
+async function readerRounds(
+  reader: FanoutReader,
+  args: { rounds: number; gapMs: number; reader: { count: number } },
+  round: { prepare?: (r: number) => void; publish: (r: number) => unknown },
+): Promise<FanoutTimes> {
+  const times = new FanoutTimes();
+  for (let r = 0; r < args.rounds; r++) {
+    round.prepare?.(r);
+    // process.hrtime.bigint() reads CLOCK_MONOTONIC, the reader's clock.
+    const t0 = process.hrtime.bigint();
+    await round.publish(r);
+    const got = await reader.receipts(2_000);
+    times.add(
+      got.times.map((t) => Number(t - t0) / 1e6),
+      args.reader.count,
+      got.duplicates,
+    );
+    await sleep(args.gapMs);
+  }
+  return times;
+}
+
 async function nativeFanout(args: {
   channel: string;
   rounds: number;
@@ -392,21 +419,11 @@ async function nativeFanout(args: {
   });
   const opened = { opened: args.reader.count, failed: 0, ms: Math.round(performance.now() - started), errors: [] };
   try {
-    const times = new FanoutTimes();
     const cpu0 = processCpuMs(reader.pid);
-    for (let r = 0; r < args.rounds; r++) {
-      reader.expect(r);
-      // process.hrtime.bigint() reads CLOCK_MONOTONIC, the reader's clock.
-      const t0 = process.hrtime.bigint();
-      await sdk.trigger(args.channel, 'bench.fanout', String(r));
-      const got = await reader.receipts(2_000);
-      times.add(
-        got.times.map((t) => Number(t - t0) / 1e6),
-        args.reader.count,
-        got.duplicates,
-      );
-      await sleep(args.gapMs);
-    }
+    const times = await readerRounds(reader, args, {
+      prepare: (r) => reader.expect(r),
+      publish: (r) => sdk.trigger(args.channel, 'bench.fanout', String(r)),
+    });
     return {
       ...times.result(args.rounds, args.reader.count, 'native'),
       reader_open: opened,
@@ -435,20 +452,9 @@ async function fanoutFloor(args: {
     event: 'bench.fanout',
   });
   try {
-    const times = new FanoutTimes();
     const writer = reader.writerPid as number;
     const cpu0 = { reader: processCpuMs(reader.pid), writer: processCpuMs(writer) };
-    for (let r = 0; r < args.rounds; r++) {
-      const t0 = process.hrtime.bigint();
-      reader.publish(r);
-      const got = await reader.receipts(2_000);
-      times.add(
-        got.times.map((t) => Number(t - t0) / 1e6),
-        args.reader.count,
-        got.duplicates,
-      );
-      await sleep(args.gapMs);
-    }
+    const times = await readerRounds(reader, args, { publish: (r) => reader.publish(r) });
     return {
       ...times.result(args.rounds, args.reader.count, 'native'),
       reader_cpu_ms: processCpuMs(reader.pid) - cpu0.reader,
