@@ -312,14 +312,18 @@ static void read_line(char *line, size_t size) {
   line[strcspn(line, "\n")] = '\0';
 }
 
+/* Times the round `r` from here on. */
+static void expect_round(long r) {
+  current = r;
+  got = dups = 0;
+}
+
 /* Measuring: one command from the parent. */
 static int command(const char *line) {
   if (strncmp(line, "expect ", 7) == 0) {
-    current = strtol(line + 7, NULL, 10);
-    got = dups = 0;
+    expect_round(strtol(line + 7, NULL, 10));
   } else if (strncmp(line, "publish ", 8) == 0 && floor_pipe >= 0) {
-    current = strtol(line + 8, NULL, 10);
-    got = dups = 0;
+    expect_round(strtol(line + 8, NULL, 10));
     char round[32];
     int n = snprintf(round, sizeof round, "%ld\n", current);
     if (write(floor_pipe, round, (size_t)n) != n) fail("the floor's writer: %s", strerror(errno));

@@ -110,25 +110,15 @@ export class FanoutReader {
    * sent with `publish`.
    */
   static floor(o: Pick<FanoutReaderOptions, 'program' | 'count' | 'channel' | 'event'>): Promise<FanoutReader> {
-    const child = spawn(o.program, ['--floor', String(o.count), o.channel, o.event], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    return new Promise((resolve, reject) => {
-      const reader: FanoutReader = new FanoutReader(
-        child,
-        () => resolve(reader),
-        reject,
-        () => {
-          throw new Error('fanout-reader --floor subscribes nothing');
-        },
-      );
+    return FanoutReader.run(o.program, ['--floor', String(o.count), o.channel, o.event], () => {
+      throw new Error('fanout-reader --floor subscribes nothing');
     });
   }
 
   /** Starts the reader; resolves once every socket is subscribed. */
   static start(o: FanoutReaderOptions): Promise<FanoutReader> {
     const { hostname, port } = new URL(o.url);
-    const child = spawn(
+    return FanoutReader.run(
       o.program,
       [
         hostname,
@@ -139,15 +129,15 @@ export class FanoutReader {
         o.event,
         String(o.perAddress),
       ],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+      (socketId) => o.sign(socketId, o.channel),
     );
+  }
+
+  /** Spawns the program with `args`; resolves once it says `ready`, rejects if it exits first. */
+  private static run(program: string, args: string[], sign: (socketId: string) => string): Promise<FanoutReader> {
+    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     return new Promise((resolve, reject) => {
-      const reader: FanoutReader = new FanoutReader(
-        child,
-        () => resolve(reader),
-        reject,
-        (socketId) => o.sign(socketId, o.channel),
-      );
+      const reader: FanoutReader = new FanoutReader(child, () => resolve(reader), reject, sign);
     });
   }
 
