@@ -43,7 +43,7 @@ import { createMailer } from './mail/index.ts';
 import { createStorage } from './media/storage.ts';
 import { relayBans } from './realtime/bans.ts';
 import { relayChats } from './realtime/chats.ts';
-import { apiHandler, createPublisher, type RealtimeServer, startRealtime } from './realtime/index.ts';
+import { apiHandler, createPublisher, startRealtime } from './realtime/index.ts';
 import { relayNotifications } from './realtime/notifications.ts';
 import { createSmsSender } from './sms/index.ts';
 
@@ -104,10 +104,7 @@ export async function prepare(config: Config = loadConfig()): Promise<void> {
   }
 }
 
-export function createApp(
-  services: AppServices,
-  opts: { devMiddleware?: RequestHandler; realtime?: RealtimeServer } = {},
-) {
+export function createApp(services: AppServices, opts: { devMiddleware?: RequestHandler } = {}) {
   const { config, logger } = services;
   const app = express();
   app.disable('x-powered-by');
@@ -143,16 +140,6 @@ export function createApp(
       res.status(400).type('text/plain').send(t('common:error-page.bad-request-description'));
     }
   });
-
-  // The embedded realtime server's signed HTTP API, `/apps/{id}/…` (server/realtime/http-api.ts):
-  // it reads its own bodies and answers JSON, ahead of everything that would read or compress them.
-  const realtime = opts.realtime;
-  if (realtime) {
-    const api = apiHandler(realtime, { onError: (err) => logger.error({ err }, 'realtime API failed') });
-    app.use((req, res, next) => {
-      if (!api(req, res)) next();
-    });
-  }
 
   app.use(
     securityHeaders({ development: !config.isProduction && !!opts.devMiddleware, mapTileUrl: config.mapTileUrl }),
@@ -387,7 +374,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const stopChats = relayChats(database.db, services.realtime, logger);
   // A ban closes the member's open connections too (server/realtime/bans.ts).
   const stopBans = relayBans(services.realtime, logger);
-  const app = createApp(services, { devMiddleware: opts.devMiddleware, realtime });
+  const app = createApp(services, { devMiddleware: opts.devMiddleware });
 
   // Jobs (and the recurring clean-ups, and mail) run here unless JOBS_WORKER=off leaves them to
   // `npm run worker`; a job enqueued by this process wakes this worker at once.
@@ -395,7 +382,14 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const worker = createWorker({ db: database.db, dialect: database.dialect, logger, handlers, schedules });
   if (config.jobsWorker) worker.start();
 
-  const server = createServer(app);
+  // The embedded realtime server's signed HTTP API, `/apps/{id}/…` (server/realtime/http-api.ts),
+  // answered ahead of the Express app: it reads its own bodies, answers JSON and logs its failures,
+  // and a published event reaches its sockets without the app's per-request work on the way
+  // (docs/realtime.md, "Fan-out").
+  const api = realtime
+    ? apiHandler(realtime, { onError: (err) => logger.error({ err }, 'realtime API failed') })
+    : undefined;
+  const server = createServer(api ? (req, res) => api(req, res) || app(req, res) : app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // WebSockets at /app/{key} (the embedded realtime server); any other upgrade is refused.
