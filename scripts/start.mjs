@@ -25,6 +25,8 @@ if (built === 0 || inputs.some((i) => newest(path.join(root, i)) > built)) {
   // The brotli and gzip forms of the client files, as `npm run build` writes them (ADR 0011).
   const p = spawnSync(process.execPath, ['scripts/precompress.ts'], { cwd: root, stdio: 'inherit' });
   if (p.status !== 0) process.exit(p.status ?? 1);
+  // The realtime server's fan-out writer, when the machine has a C compiler (scripts/build-native.ts).
+  spawnSync(process.execPath, ['scripts/build-native.ts'], { cwd: root, stdio: 'inherit' });
 }
 
 // The quick start: production build and runtime, plus the demo accounts, unless the operator set

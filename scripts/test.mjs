@@ -64,10 +64,12 @@ if (!e2eOnly) {
 }
 
 // The build as `npm run build` makes it: React Router's, then the client files' brotli and gzip
-// forms (scripts/precompress.ts), which the HTTP suite checks are served.
+// forms (scripts/precompress.ts), which the HTTP suite checks are served, then the realtime
+// server's native fan-out writer (scripts/build-native.ts).
 const built =
   run('production build', 'npx', ['react-router', 'build']) &&
-  run('precompressed client files', process.execPath, ['scripts/precompress.ts']);
+  run('precompressed client files', process.execPath, ['scripts/precompress.ts']) &&
+  run('native fan-out writer', process.execPath, ['scripts/build-native.ts']);
 if (!built) totals.failed++;
 if (built && !e2eOnly) {
   addVitest(

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { Adapter } from './adapter.ts';
 import { LocalAdapter } from './adapter.ts';
 import { userOfChannel } from './channels.ts';
+import { FANOUT_WRITER_FILE, loadFanoutWriter } from './fanout-writer.ts';
 import { RedisAdapter } from './redis-adapter.ts';
 import { RealtimeServer } from './server.ts';
 
@@ -17,16 +18,22 @@ export async function startRealtime(config: Config, logger: Logger): Promise<Rea
   const adapter: Adapter = config.redisUrl
     ? new RedisAdapter({ url: config.redisUrl, appId, logger })
     : new LocalAdapter();
+  const { writer, problem } = loadFanoutWriter();
+  if (problem) logger.warn({ problem }, `realtime: ${FANOUT_WRITER_FILE} did not load: writing through socket.write`);
   const server = new RealtimeServer({
     app: { id: appId, key, secret },
     adapter,
+    writer,
     logger,
     trustProxy: config.trustProxy,
     userOfChannel,
     limits: { maxConnections, maxConnectionsPerIp },
   });
   await server.start();
-  logger.info({ adapter: adapter.name }, 'realtime server started');
+  logger.info(
+    { adapter: adapter.name, writer: writer ? FANOUT_WRITER_FILE : 'socket.write' },
+    'realtime server started',
+  );
   if (!config.redisUrl && config.webConcurrency > 1) {
     logger.warn(
       { processes: config.webConcurrency },

@@ -3,9 +3,10 @@
 // what several processes share goes through the adapter (adapter.ts, redis-adapter.ts).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../logger.ts';
 import { type Adapter, LocalAdapter, type PresenceMember } from './adapter.ts';
+import { canWriteDirectly, directTarget, type FanoutWriter } from './fanout-writer.ts';
 import {
   channelKind,
   DEFAULT_LIMITS,
@@ -30,6 +31,11 @@ export interface RealtimeServerOptions {
   app: RealtimeApp;
   /** Default: this process alone (LocalAdapter). */
   adapter?: Adapter;
+  /**
+   * Writes a channel's frame to its sockets in one native call (./fanout-writer.ts); default null:
+   * one `socket.write` a socket.
+   */
+  writer?: FanoutWriter | null;
   limits?: Partial<RealtimeLimits>;
   logger?: Logger;
   /** Reverse proxies in front (TRUST_PROXY): which X-Forwarded-For entry is the client's address. */
@@ -83,6 +89,10 @@ class Connection {
   readonly ws: WebSocket;
   /** The upgraded TCP socket under `ws`: channel events are written to it ready-framed (see `deliver`). */
   readonly socket: Duplex;
+  /** The socket's descriptor for the native writer, -1 when it cannot be written directly. */
+  readonly fd: number;
+  /** The socket's handle when `fd` was read: `fd` is good while the socket still has it. */
+  readonly handle: unknown;
   readonly ip: string;
   /** Subscribed channels → the presence member this socket is (null for other kinds). */
   readonly channels = new Map<string, PresenceMember | null>();
@@ -102,6 +112,9 @@ class Connection {
   constructor(ws: WebSocket, socket: Duplex, ip: string, limits: RealtimeLimits) {
     this.ws = ws;
     this.socket = socket;
+    const target = directTarget(socket);
+    this.fd = target.fd;
+    this.handle = target.handle;
     this.ip = ip;
     this.clientEvents = new Bucket(limits.clientEventsPerSecond, limits.clientEventsPerSecond);
     this.frames = new Bucket(limits.framesPerSecond, limits.framesPerSecond);
@@ -116,6 +129,7 @@ export class RealtimeServer {
   private readonly trustProxy: number;
   private readonly userOfChannel: (channel: string) => string | null;
   private readonly wss: WebSocketServer;
+  private readonly writer: FanoutWriter | null;
   private readonly connections = new Set<Connection>();
   private readonly perIp = new Map<string, number>();
   /** Local sockets of each channel. */
@@ -131,6 +145,7 @@ export class RealtimeServer {
     this.logger = options.logger;
     this.trustProxy = options.trustProxy ?? 0;
     this.userOfChannel = options.userOfChannel ?? (() => null);
+    this.writer = options.writer ?? null;
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxPayloadBytes,
@@ -512,12 +527,40 @@ export class RealtimeServer {
    * encoded or framed per socket (docs/performance.md, "Realtime"). This is what `ws.send` would
    * write: `ws` writes its own frames synchronously (no compression is negotiated), so frames keep
    * their order, and `bufferedAmount` counts these bytes too.
+   *
+   * With the native writer, the sockets that hold nothing queued get the frame in one C loop, one
+   * non-blocking send each; what a full kernel buffer did not take goes to the socket's stream,
+   * which queues it ahead of anything written later (./fanout-writer.ts).
    */
   private deliver(channel: string, message: string, except: string | null) {
     const set = this.subscribers.get(channel);
     if (!set) return;
     const bytes = textFrame(message);
-    for (const conn of set) if (conn.id !== except && this.writable(conn)) conn.socket.write(bytes);
+    const writer = this.writer;
+    if (!writer) {
+      for (const conn of set) if (conn.id !== except && this.writable(conn)) conn.socket.write(bytes);
+      return;
+    }
+    const fds = new Int32Array(set.size);
+    const direct: Connection[] = [];
+    for (const conn of set) {
+      if (conn.id === except) continue;
+      // Nothing queued is nothing buffered (`writable`'s `bufferedAmount`): an open socket in that
+      // state takes the frame directly, any other goes through `writable` and its stream.
+      if (conn.fd >= 0 && conn.ws.readyState === WebSocket.OPEN && canWriteDirectly(conn.socket, conn.handle)) {
+        fds[direct.length] = conn.fd;
+        direct.push(conn);
+      } else if (this.writable(conn)) {
+        conn.socket.write(bytes);
+      }
+    }
+    if (direct.length === 0) return;
+    const written = new Int32Array(direct.length);
+    writer.writeEach(fds.subarray(0, direct.length), bytes, written);
+    for (let i = 0; i < direct.length; i++) {
+      const n = written[i] as number;
+      if (n !== bytes.length) direct[i]?.socket.write(n > 0 ? bytes.subarray(n) : bytes);
+    }
   }
 
   /** Publishes a validated event on each of its channels (the HTTP API and the in-process publisher). */

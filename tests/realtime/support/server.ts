@@ -7,9 +7,11 @@ import Pusher from 'pusher';
 import PusherClient from 'pusher-js';
 import WebSocket from 'ws';
 import type { Adapter } from '../../../server/realtime/adapter.ts';
+import type { FanoutWriter } from '../../../server/realtime/fanout-writer.ts';
 import { apiHandler } from '../../../server/realtime/http-api.ts';
 import type { RealtimeLimits } from '../../../server/realtime/protocol.ts';
 import { RealtimeServer } from '../../../server/realtime/server.ts';
+import { testFanoutWriter } from './fanout-writer.ts';
 
 export const APP = { id: 'test-app', key: 'test-key', secret: 'test-secret-0123456789' };
 /** 32 bytes, base64: end-to-end encryption key of the `pusher` SDK for private-encrypted channels. */
@@ -44,11 +46,14 @@ export async function startTestServer(
     adapter?: Adapter;
     trustProxy?: number;
     userOfChannel?: (channel: string) => string | null;
+    /** Default: the native writer, as the built app runs; null: one `socket.write` a socket. */
+    writer?: FanoutWriter | null;
   } = {},
 ): Promise<TestServer> {
   const rt = new RealtimeServer({
     app: APP,
     adapter: options.adapter,
+    writer: options.writer === undefined ? testFanoutWriter() : options.writer,
     limits: options.limits,
     trustProxy: options.trustProxy,
     userOfChannel: options.userOfChannel,
