@@ -28,6 +28,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { CHAT_MESSAGE_LIMIT } from '../server/domain/chats/messages.ts';
+import { FANOUT_WRITER_FILE, loadFanoutWriter } from '../server/realtime/fanout-writer.ts';
 import type { FirebaseKey } from './lib/bench-chat-members.ts';
 import { processCpuMs } from './lib/bench-load.ts';
 import { connectProfiler, summariseProfile } from './lib/bench-profile.ts';
@@ -120,6 +121,12 @@ export interface RealtimeRun {
   fanout_floor: (FanoutResult & { writer_cpu_ms: number }) | null;
   /** Why the fan-out was read by the Node client when the native reader was asked for. */
   reader_note: string | null;
+  /**
+   * How the server wrote a channel's frame to its sockets: its native fan-out writer
+   * (build/native/, scripts/build-native.ts) when the build has one that loads on this Node, which
+   * the server then loads too; else one `socket.write` a socket.
+   */
+  writer: 'native' | 'socket.write';
   throughput: ThroughputResult & { open: OpenResult; server_cpu_ms: number; client_cpu_ms: number };
   /** Chat-shaped events through the signed HTTP API at a steady rate: the realtime server alone. */
   trigger: TriggerLatencyResult & { server_cpu_ms: number };
@@ -380,6 +387,7 @@ async function run(
       fanout,
       fanout_floor: floor,
       reader_note: reader.note,
+      writer: loadFanoutWriter().writer ? 'native' : 'socket.write',
       throughput,
       trigger,
       chat,
@@ -448,7 +456,8 @@ export function realtimeChecks(runs: RealtimeRun[]): Check[] {
       measured:
         `${n(f.subscribers)} subscribers, ${f.rounds} rounds: p95 ${f.latency.p95_ms} ms, p99 ${f.latency.p99_ms} ms` +
         `${f.missing ? `, ${n(f.missing)} receipts missing` : ''}${f.duplicates ? `, ${n(f.duplicates)} twice` : ''}` +
-        ` (read by the ${f.reader === 'native' ? 'native reader' : 'Node client'})` +
+        ` (written by ${r.writer === 'native' ? 'the native writer' : 'socket.write'}, ` +
+        `read by the ${f.reader === 'native' ? 'native reader' : 'Node client'})` +
         (r.fanout_floor
           ? `; this machine's floor, a C writer in the server's place: p95 ${r.fanout_floor.latency.p95_ms} ms, ` +
             `p99 ${r.fanout_floor.latency.p99_ms} ms`
@@ -541,7 +550,9 @@ export function printRealtimeBench(runs: RealtimeRun[]) {
         ? 'the native reader (scripts/lib/fanout-reader.c)'
         : `the Node client${r.reader_note ? `, as ${r.reader_note}` : ''}`;
     console.log(
-      `  fan-out: ${n(f.subscribers)} subscribers of one channel, ${f.rounds} rounds, read by ${readBy}; CPU a ` +
+      `  fan-out: ${n(f.subscribers)} subscribers of one channel, ${f.rounds} rounds, written by ` +
+        `${r.writer === 'native' ? `the server's native writer (${FANOUT_WRITER_FILE})` : 'one socket.write a socket (no native writer built)'}, ` +
+        `read by ${readBy}; CPU a ` +
         `round: server ${perEvent(f.server_cpu_ms, f.rounds)} ms, reader ${perEvent(f.client_cpu_ms, f.rounds)} ms ` +
         "(one thread reads every subscriber's frame, so a reader slower than the server adds to the later receipts)",
     );

@@ -27,6 +27,9 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
     expect(r.fanout.first.p50_ms).toBeLessThanOrEqual(r.fanout.last.p50_ms);
     // The native reader read it (.ci/run installs a C compiler), so the floor was measured on the same sizes.
     expect(r.fanout.reader).toBe('native');
+    // The server wrote it with its native writer: the test run builds it beside the server
+    // (scripts/build-native.ts, with the same compiler).
+    expect(r.writer).toBe('native');
     expect(r.fanout_floor).toMatchObject({ subscribers: 30, rounds: 4, missing: 0, duplicates: 0 });
     expect(r.fanout_floor?.latency.samples).toBe(30 * 4);
 
@@ -66,6 +69,11 @@ it('measures every figure and accounts for every socket and event', { timeout: 1
   // The fan-out's check names the floor beside the server's figure.
   expect(
     checks.filter((c) => c.figure.includes('one event to')).every((c) => /floor.*p95 [\d.]+ ms/.test(c.measured)),
+  ).toBe(true);
+  expect(
+    checks
+      .filter((c) => c.figure.includes('one event to'))
+      .every((c) => /written by the native writer/.test(c.measured)),
   ).toBe(true);
 });
 
