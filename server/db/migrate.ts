@@ -25,5 +25,11 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
       cause: result.error,
     });
   }
-  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  if (dialect === 'postgres') {
+    // What the applied migrations rewrote, vacuumed now that they have committed (`vacuumAfter`).
+    const tables = new Set(migrations.filter((m) => applied.includes(m.name)).flatMap((m) => m.vacuumAfter ?? []));
+    for (const table of tables) await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+  }
+  return applied;
 }

@@ -19,6 +19,8 @@ import { adPlaces, catalogueText, loadCatalogueWords, optionText, stemsOf } from
 import type { DB, DialectName } from '../index.ts';
 
 export const name = '0029_catalogue_keys';
+/** The word list is filled again below: vacuumed after the commit, so its key answers alone at once. */
+export const vacuumAfter = ['ad_words'];
 
 const BATCH = 1000;
 /** Words whose stems are kept while the rows are written (most of a million ads' words repeat). */
@@ -112,9 +114,9 @@ export async function up(db: Kysely<any>, d: DialectName): Promise<void> {
       create trigger ad_words_follow after insert or delete or update of title, body, terms, stems on ad_search
       for each row execute function ad_words_follow()`.execute(db);
     // The planner's statistics now. The visibility map, which lets the word list's key answer
-    // alone, comes with a vacuum, which cannot run in a migration's transaction: autovacuum does
-    // it (migration 0013's thresholds), or `vacuum analyze ad_words` right after migrating a large
-    // database (docs/performance.md, "Data": until then a text query reads the rows too).
+    // alone, comes with a vacuum, which cannot run in a migration's transaction: the migrator runs
+    // it after the commit (`vacuumAfter`; docs/performance.md, "Data": until then a text query
+    // reads the rows too).
     await sql`analyze ad_search`.execute(db);
     await sql`analyze ad_words`.execute(db);
   } else {

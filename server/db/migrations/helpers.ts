@@ -6,6 +6,11 @@ export interface Migration {
   name: string;
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
   down?(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  /**
+   * PostgreSQL tables the migration rewrote, vacuumed and analysed once it has committed (a vacuum
+   * cannot run in its transaction): `server/db/migrate.ts`.
+   */
+  vacuumAfter?: readonly string[];
 }
 
 export function withId<T extends string>(t: CreateTableBuilder<T, never>, dialect: DialectName) {
