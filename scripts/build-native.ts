@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { FANOUT_WRITER_FILE } from '../server/realtime/fanout-writer.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCE = path.join(root, 'server', 'realtime', 'native', 'fanout-writer.c');
@@ -48,7 +49,7 @@ export function buildFanoutWriter(out: string): string | null {
 }
 
 if (import.meta.main) {
-  const out = path.join(root, 'build', 'native', 'fanout-writer.node');
+  const out = path.join(root, FANOUT_WRITER_FILE);
   const failure = buildFanoutWriter(out);
   if (failure) {
     // A build without it still serves everything, with more CPU a published event.

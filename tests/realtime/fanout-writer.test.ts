@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { FanoutWriter } from '../../server/realtime/fanout-writer.ts';
 import { testFanoutWriter } from './support/fanout-writer.ts';
-import { frames, sleep, startTestServer, type TestServer, waitFor } from './support/server.ts';
+import { frames, sleep, startTestServer, type TestServer, until } from './support/server.ts';
 
 const native = testFanoutWriter();
 
@@ -77,28 +77,11 @@ describe.each([
         // A turn of the event loop: the reading subscriber reads, its socket's queue drains.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      await waitFor(
-        (done) => {
-          const poll = () =>
-            reading.got.list.filter((f) => f.event === 'big').length === COUNT ? done(true) : setTimeout(poll, 20);
-          poll();
-        },
-        10_000,
-        'the reading subscriber',
-      );
+      const bigs = (s: { got: { list: Record<string, any>[] } }) => s.got.list.filter((f) => f.event === 'big').length;
+      await until(() => bigs(reading) === COUNT, 10_000, 'the reading subscriber');
       expect(received(reading.got.list)).toEqual(all);
       later.ws.resume();
-      for (const s of [stalled, later]) {
-        await waitFor(
-          (done) => {
-            const poll = () =>
-              s.got.list.filter((f) => f.event === 'big').length >= COUNT ? done(true) : setTimeout(poll, 20);
-            poll();
-          },
-          10_000,
-          'a stalled subscriber',
-        );
-      }
+      for (const s of [stalled, later]) await until(() => bigs(s) >= COUNT, 10_000, 'a stalled subscriber');
       await sleep(100);
       expect(received(stalled.got.list)).toEqual(all);
       expect(received(later.got.list)).toEqual(all);
@@ -131,27 +114,12 @@ describe.each([
         await sleep(5);
       }
       for (const s of [a, b]) {
-        await waitFor(
-          (done) => {
-            const poll = () =>
-              s.got.list.filter((f) => f.event === 'small').length === 20 ? done(true) : setTimeout(poll, 20);
-            poll();
-          },
-          5000,
-          'twenty events',
-        );
+        await until(() => s.got.list.filter((f) => f.event === 'small').length === 20, 5000, 'twenty events');
         expect(s.got.list.filter((f) => f.event === 'small').map((f) => f.data)).toEqual(
           Array.from({ length: 20 }, (_, n) => n),
         );
       }
-      await waitFor(
-        (done) => {
-          const poll = () => (server.rt.connectionCount === 2 ? done(true) : setTimeout(poll, 20));
-          poll();
-        },
-        5000,
-        'the reset socket dropped',
-      );
+      await until(() => server.rt.connectionCount === 2, 5000, 'the reset socket dropped');
     } finally {
       await server.close();
     }

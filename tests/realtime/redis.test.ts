@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisAdapter } from '../../server/realtime/redis-adapter.ts';
 import { channelAuth } from '../../server/realtime/signature.ts';
-import { APP, frames, sleep, startTestServer, subscribed, type TestServer, waitFor } from './support/server.ts';
+import { APP, frames, sleep, startTestServer, subscribed, type TestServer, until, waitFor } from './support/server.ts';
 
 const url = process.env.TEST_REDIS_URL;
 if (!url) console.log('TEST_REDIS_URL is not set: the Redis adapter tests are skipped.');
@@ -24,17 +24,6 @@ async function pair(timing: { heartbeatMs?: number; deadAfterMs?: number } = {})
     return { s, adapter };
   };
   return [await make(), await make()] as const;
-}
-
-function until(check: () => boolean | Promise<boolean>, ms = 3000) {
-  return waitFor<true>(
-    (done) => {
-      const poll = async () => ((await check()) ? done(true) : setTimeout(poll, 20));
-      void poll();
-    },
-    ms,
-    'condition',
-  );
 }
 
 describe.skipIf(!url)('Redis adapter', () => {

@@ -147,6 +147,18 @@ export function waitFor<T>(register: (done: (value: T) => void) => void, ms = 30
   });
 }
 
+/** Resolves once `check` holds (asked every 20 ms), or rejects after `ms` naming `what`. */
+export function until(check: () => boolean | Promise<boolean>, ms = 3000, what = 'condition') {
+  return waitFor<true>(
+    (done) => {
+      const poll = async () => ((await check()) ? done(true) : setTimeout(poll, 20));
+      void poll();
+    },
+    ms,
+    what,
+  );
+}
+
 export function connected(client: PusherClient): Promise<string> {
   return waitFor<string>(
     (done) => {
